@@ -1,0 +1,3 @@
+from modetable.cli import main
+
+raise SystemExit(main())

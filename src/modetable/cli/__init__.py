@@ -1,0 +1,108 @@
+"""`modetable` command line: argparse, output formats and exit codes only.
+
+Exit codes: 0 done, 1 a negative verdict, 2 bad usage or input.
+Commands live one per module and are imported only when run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import sys
+from typing import TextIO
+
+from modetable import __version__
+from modetable.errors import ErrorList, ModetableError
+
+# command name → (module under modetable.cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "effective": ("effective", "each component's running mode and the rule that set it"),
+    "match": ("match", "every runtime against an InferenceService on the mode rule alone"),
+    "admit": ("admit", "the admission verdict on an InferenceService's modes"),
+}
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+EXIT_ERROR = 2
+
+
+class UsageError(ModetableError):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line, as every modetable error is."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    parser.add_argument(
+        "--rules", metavar="FILE", default=default, help="rules file (default: the bundled one)"
+    )
+    parser.add_argument(
+        "--ome-version",
+        metavar="V",
+        default=default,
+        help="the OME version whose rules apply (default: the newest the rules know)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="modetable",
+        description="OME's runtime deployment-mode rules, offline: decide, explain, document.",
+    )
+    parser.add_argument("--version", action="version", version=f"modetable {__version__}")
+    _global_options(parser, suppress=False)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for name, (module, help_text) in COMMANDS.items():
+        command = commands.add_parser(name, help=help_text, description=help_text)
+        _global_options(command, suppress=True)
+        importlib.import_module(f"modetable.cli.{module}").add_arguments(command)
+        command.set_defaults(module=module)
+    return parser
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run one command; returns its exit code and never raises for bad input."""
+    from modetable.cli.common import Io
+
+    io = Io(
+        stdin=stdin if stdin is not None else sys.stdin,
+        stdout=stdout if stdout is not None else sys.stdout,
+        stderr=stderr if stderr is not None else sys.stderr,
+    )
+    try:
+        with contextlib.redirect_stdout(io.stdout):  # --help and --version
+            args = build_parser().parse_args(argv)
+        module = importlib.import_module(f"modetable.cli.{args.module}")
+        return int(module.run(args, io))
+    except ErrorList as exc:
+        for line in exc.lines():
+            io.stderr.write(f"modetable: error: {line}\n")
+        return EXIT_ERROR
+    except ModetableError as exc:
+        io.stderr.write(f"modetable: error: {_one_line(str(exc))}\n")
+        return EXIT_ERROR
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        io.stderr.write("modetable: interrupted\n")
+        return 130
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split("\n"))

@@ -1,0 +1,146 @@
+"""What the commands share: streams, the common options, and loading inputs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+import attrs
+
+from modetable.errors import Location, ModetableError
+from modetable.manifests import (
+    Cluster,
+    Manifest,
+    build_cluster,
+    duplicate_warning,
+    parse_objects,
+    read_documents,
+)
+from modetable.render import FORMATS
+from modetable.rules.policy import Policy, RuleSet, load_ruleset
+
+
+@attrs.frozen
+class Io:
+    stdin: TextIO
+    stdout: TextIO
+    stderr: TextIO
+
+    def warn(self, message: str) -> None:
+        self.stderr.write(f"modetable: warning: {message}\n")
+
+
+def add_output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o", "--output", choices=FORMATS, default="table", help="output format (default: table)"
+    )
+
+
+def add_isvc_inputs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--isvc",
+        required=True,
+        metavar="REF",
+        help="the InferenceService: NAME or NAMESPACE/NAME, or a file holding one",
+    )
+    add_manifests(parser)
+    add_output(parser)
+
+
+def add_manifests(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "manifests",
+        nargs="*",
+        metavar="MANIFESTS",
+        help="YAML files or folders (read recursively); - reads standard input",
+    )
+
+
+def ruleset(args: argparse.Namespace) -> RuleSet:
+    return load_ruleset(getattr(args, "rules", None))
+
+
+def policy(args: argparse.Namespace) -> Policy:
+    return ruleset(args).at(getattr(args, "ome_version", None))
+
+
+def _stdin_bytes(io: Io) -> Any:
+    return getattr(io.stdin, "buffer", None) or _EncodedText(io.stdin)
+
+
+class _EncodedText:
+    """A text stream read as UTF-8 bytes (tests pass io.StringIO as stdin)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def read(self) -> bytes:
+        return self.stream.read().encode("utf-8")
+
+
+def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] = ()) -> Cluster:
+    """The objects of `manifests` (and of `extra` files), duplicates warned about."""
+    inputs = [*manifests, *(e for e in extra if not _covered(e, manifests))]
+    if not inputs:
+        raise ModetableError("no manifests given (pass files, folders or -)")
+    stdin = _stdin_bytes(io) if "-" in inputs else None
+    objects, skipped = parse_objects(read_documents(inputs, stdin), policy.rules.manifests)
+    cluster = build_cluster(objects, skipped, policy.rules.manifests)
+    for earlier, later in cluster.duplicates:
+        io.warn(duplicate_warning(earlier, later))
+    return cluster
+
+
+def _covered(file: str, manifests: list[str]) -> bool:
+    """Whether reading `manifests` already reads `file`."""
+    target = Path(file).resolve()
+    for argument in manifests:
+        if argument == "-":
+            continue
+        path = Path(argument).resolve()
+        if path == target or (path.is_dir() and path in target.parents):
+            return True
+    return False
+
+
+def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[Manifest, Cluster]:
+    """The InferenceService `--isvc` names, and every object read."""
+    ref: str = args.isvc
+    if os.path.isfile(ref):
+        cluster = load_cluster(policy, args.manifests, io, extra=[ref])
+        target = Path(ref).resolve()
+        found = [m for m in cluster.isvcs if Path(m.where.file).resolve() == target]
+        if len(found) != 1:
+            count = "no InferenceService" if not found else f"{len(found)} InferenceServices"
+            raise ModetableError(
+                f"--isvc file holds {count}; name one with NAMESPACE/NAME", Location(ref)
+            )
+        return found[0], cluster
+    cluster = load_cluster(policy, args.manifests, io)
+    return cluster.find_isvc(ref), cluster
+
+
+def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
+    if runtime is None:
+        return None
+    return {"name": runtime.name, "kind": runtime.kind}
+
+
+def reading_json(reading: Any) -> dict[str, Any]:
+    return {
+        "source": reading.name,
+        "path": reading.path,
+        "value": reading.value,
+        "verdict": reading.verdict,
+        "why": reading.note,
+        **({"at": str(reading.where)} if reading.where else {}),
+    }
+
+
+def resolution_json(resolution: Any, *, trace: bool = True) -> dict[str, Any]:
+    data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source}
+    if trace:
+        data["passed_over"] = [reading_json(r) for r in resolution.passed_over]
+    return data

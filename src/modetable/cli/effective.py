@@ -1,0 +1,88 @@
+"""`modetable effective`: each component's running mode, `MODE (SOURCE)`."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from modetable.cli.common import (
+    Io,
+    add_isvc_inputs,
+    isvc_and_cluster,
+    policy,
+    resolution_json,
+    runtime_json,
+)
+from modetable.errors import ModetableError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_isvc_inputs(parser)
+    parser.add_argument(
+        "--runtime",
+        metavar="NAME",
+        help="use this runtime instead of the one the InferenceService names",
+    )
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    from modetable.render import dump, table
+    from modetable.running import effective
+    from modetable.runtimes import find_named_runtime, runtime_request
+
+    rules = policy(args)
+    isvc, cluster = isvc_and_cluster(rules, args, io)
+    request = runtime_request(rules, isvc)
+    named_runtime = find_named_runtime(rules, cluster, isvc, request) if request else None
+    if request and named_runtime is None and not args.runtime:
+        raise ModetableError(
+            f"InferenceService {isvc.ref} names runtime {request.name!r}, "
+            "which is not among the manifests",
+            request.where,
+        )
+    runtime = named_runtime
+    if args.runtime:
+        runtime = _runtime_by_name(cluster, isvc, args.runtime, named_runtime)
+    named = runtime is not None and runtime is named_runtime
+    result = effective(rules, cluster, isvc, runtime, named)
+
+    data: dict[str, Any] = {
+        "isvc": isvc.ref,
+        "version": rules.version,
+        "runtime": runtime_json(runtime),
+        "named": named,
+        "components": {
+            name: resolution_json(r, trace=False) for name, r in result.components.items()
+        },
+        "reconcile": result.reconcile,
+    }
+    if args.output != "table":
+        dump(data, args.output, io.stdout)
+        return 0
+    if runtime is None:
+        io.stdout.write(f"InferenceService {isvc.ref}: no runtime\n")
+    else:
+        how = "named" if named else "not named"
+        io.stdout.write(
+            f"InferenceService {isvc.ref}: runtime {runtime.name} ({runtime.kind}, {how})\n"
+        )
+    rows = [
+        [name, f"{r.mode} ({r.source})", result.reconcile.get(name, "")]
+        for name, r in result.components.items()
+    ]
+    headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if result.reconcile else ["COMPONENT", "MODE"]
+    io.stdout.write(table(headers, [row[: len(headers)] for row in rows]))
+    return 0
+
+
+def _runtime_by_name(cluster: Any, isvc: Any, name: str, named: Any) -> Any:
+    if named is not None and named.name == name:
+        return named
+    found = [r for r in cluster.runtimes_for(isvc.namespace) if r.name == name]
+    if not found:
+        raise ModetableError(
+            f"no runtime {name!r} for namespace {isvc.namespace} among the manifests"
+        )
+    # A namespace's own runtime comes before a cluster runtime of the same name.
+    found.sort(key=lambda r: r.scope != "namespace")
+    return found[0]

@@ -1,0 +1,188 @@
+"""Which mode each side declares, and each component runs in, with the trace.
+
+One function interprets every purpose (requested, declared, running): it walks
+the purpose's sources in precedence order and records, for each, what it found
+and why it was used or passed over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from modetable import paths
+from modetable.errors import Location, ModetableError
+from modetable.rules.model import Component
+from modetable.rules.policy import Policy, SourcePlan
+from modetable.versions import describe_range
+from modetable.yamlio import where
+
+# Verdicts a source can get; "used" decides, the rest are passed over.
+USED = "used"
+ABSENT = "absent"
+SHADOWED = "shadowed"
+NOT_IN_VERSION = "not_in_version"
+DOES_NOT_COUNT = "does_not_count"
+WHEN_NAMED = "when_named"
+NOT_VALID = "not_valid"
+NOT_ACCEPTED = "not_accepted"
+
+
+@attrs.frozen
+class Objects:
+    """The objects sources read from, by the names the rules use.
+
+    `runtime_resolved` is the runtime's spec merged with its chain (only when it
+    has ancestors); `merged` is the InferenceService with the runtime's component
+    configs merged in.
+    """
+
+    isvc: Any = None
+    runtime: Any = None
+    runtime_resolved: Any = None
+    merged: Any = None
+    named: bool = False
+    fallback: Location = attrs.field(factory=lambda: Location("<input>"))
+
+
+@attrs.frozen
+class Reading:
+    """What one source held, and what became of it."""
+
+    source: str
+    name: str
+    path: str
+    verdict: str
+    note: str
+    value: Any = None
+    where: Location | None = None
+    origin: str | None = None
+
+
+@attrs.frozen
+class Resolution:
+    """The mode one side gives one component, the source that gave it, and the trace."""
+
+    purpose: str
+    component: str
+    mode: str | None
+    source: str | None
+    source_id: str | None
+    readings: tuple[Reading, ...]
+    effect: str | None = None
+
+    @property
+    def passed_over(self) -> tuple[Reading, ...]:
+        """Sources that held a value but did not decide, with why."""
+        return tuple(r for r in self.readings if r.verdict not in (USED, ABSENT))
+
+
+def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str | None]:
+    """The raw value a source holds (paths.MISSING when none), where, and from which side."""
+    source = plan.source
+    if plan.path is None and not plan.present:
+        return source.gives, None, None
+    target = getattr(objects, source.object) if source.object else None
+    if target is None:
+        return paths.MISSING, None, None
+    if plan.present:
+        for segments in plan.present:
+            if paths.lookup(target, segments) not in (paths.MISSING, None):
+                # With no `gives`, the source only shows what it found (for the trace).
+                value = source.gives if source.gives is not None else segments[-1]
+                return value, _locate(target, segments, objects.fallback), None
+        return paths.MISSING, None, None
+    assert plan.path is not None
+    value = paths.lookup(target, plan.path)
+    if value is None:
+        value = paths.MISSING
+    origin = None
+    if source.object == "merged" and value is not paths.MISSING:
+        # Say which side the merged value came from: the InferenceService's keys win.
+        own = paths.lookup(objects.isvc, plan.path)
+        origin = "isvc" if own not in (paths.MISSING, None) else "runtime"
+        target = objects.isvc if origin == "isvc" else objects.runtime
+    if source.object == "runtime_resolved" and value is not paths.MISSING:
+        # Only what the runtime inherits counts here; its own value is the other source's.
+        if paths.lookup(objects.runtime, plan.path) == value:
+            return paths.MISSING, None, None
+        origin = "inherited"
+    return value, _locate(target, plan.path, objects.fallback), origin
+
+
+def _locate(target: Any, segments: paths.Segments, fallback: Location) -> Location | None:
+    found = paths.parent_and_key(target, segments)
+    if found is None:
+        return None
+    node, key = found
+    return where(node, key, fallback)
+
+
+def resolve(policy: Policy, purpose: str, component: Component, objects: Objects) -> Resolution:
+    """Walk `purpose`'s sources for `component` in precedence order."""
+    readings: list[Reading] = []
+    decided: Reading | None = None
+    effect = None
+    for plan in policy.plans(purpose, component.name):
+        source = plan.source
+        value, location, origin = _read(plan, objects)
+        verdict, note = _verdict(policy, plan, value, objects, decided, location)
+        readings.append(
+            Reading(
+                source=source.id,
+                name=source.label,
+                path=plan.where_text,
+                verdict=verdict,
+                note=note,
+                value=None if value is paths.MISSING else value,
+                where=location,
+                origin=origin,
+            )
+        )
+        if verdict == USED:
+            decided = readings[-1]
+            effect = source.effect
+    return Resolution(
+        purpose=purpose,
+        component=component.name,
+        mode=decided.value if decided else None,
+        source=decided.name if decided else None,
+        source_id=decided.source if decided else None,
+        readings=tuple(readings),
+        effect=effect,
+    )
+
+
+def _verdict(
+    policy: Policy,
+    plan: SourcePlan,
+    value: Any,
+    objects: Objects,
+    decided: Reading | None,
+    location: Location | None,
+) -> tuple[str, str]:
+    source = plan.source
+    if value is paths.MISSING:
+        return ABSENT, policy.explanation("absent")
+    if not isinstance(value, str):
+        raise ModetableError(
+            f"{plan.where_text} must be a string, got {type(value).__name__} {value!r}",
+            location or objects.fallback,
+        )
+    if not plan.in_force:
+        return NOT_IN_VERSION, policy.explanation(
+            "not_in_version", value=value, range=describe_range(source.since, source.until)
+        )
+    if source.counts == "never":
+        return DOES_NOT_COUNT, policy.explanation("does_not_count", value=value)
+    if source.counts == "when_named" and not objects.named:
+        return WHEN_NAMED, policy.explanation("when_named", value=value)
+    if decided is not None:
+        return SHADOWED, policy.explanation("shadowed", value=value, source=decided.name)
+    if not policy.is_mode(value):
+        return NOT_VALID, policy.explanation("not_valid", value=value, version=policy.version)
+    if source.accepts is not None and value not in source.accepts:
+        accepts = ", ".join(source.accepts)
+        return NOT_ACCEPTED, policy.explanation("not_accepted", value=value, accepts=accepts)
+    return USED, policy.explanation("used", mode=value, value=value)

@@ -1,0 +1,32 @@
+"""Output: tables for people, JSON and YAML for programs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+FORMATS = ("table", "json", "yaml")
+
+
+def dump(data: Any, fmt: str, out: TextIO) -> None:
+    """`data` (plain dicts, lists and scalars) as JSON or YAML."""
+    if fmt == "json":
+        out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    else:
+        import yaml
+
+        out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1_000_000))
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """Columns aligned as kubectl prints them: upper-case headers, three spaces apart."""
+    from tabulate import tabulate
+
+    text = tabulate(
+        [["" if cell is None else str(cell) for cell in row] for row in rows],
+        headers=list(headers),
+        tablefmt="plain",
+        disable_numparse=True,
+    )
+    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"

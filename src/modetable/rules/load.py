@@ -1,0 +1,300 @@
+"""Loading a rules file: YAML with positions → attrs classes, every error at once.
+
+Structural errors come from cattrs (collected, not first-only) and are mapped
+back to the line and column of the YAML node they concern.
+"""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.errors import (
+    AttributeValidationNote,
+    ClassValidationError,
+    ForbiddenExtraKeysError,
+    IterableValidationError,
+    IterableValidationNote,
+)
+from cattrs.gen import make_dict_structure_fn, override
+
+from modetable.errors import ErrorList, Location, ModetableError
+from modetable.rules.model import Condition, RuleFile, RunningMerge
+from modetable.yamlio import YamlList, YamlMap, decode, load_documents
+
+PathPart = str | int
+
+
+class _StructureError(ValueError):
+    """A value of the wrong type, with a message meant for a policy author."""
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value} (quote it to make it a string)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _strict_str(value: Any, _type: Any) -> str:
+    if not isinstance(value, str):
+        raise _StructureError(f"expected a string, got {_describe(value)}")
+    return value
+
+
+def _strict_int(value: Any, _type: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _StructureError(f"expected a whole number, got {_describe(value)}")
+    return value
+
+
+def _strict_bool(value: Any, _type: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _StructureError(f"expected true or false, got {_describe(value)}")
+    return value
+
+
+def _condition(value: Any, _type: Any) -> Condition:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return tuple(value)
+    raise _StructureError(
+        f"expected a condition (a string or a list of modes), got {_describe(value)}"
+    )
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    converter.register_structure_hook(str, _strict_str)
+    converter.register_structure_hook(int, _strict_int)
+    converter.register_structure_hook(bool, _strict_bool)
+    converter.register_structure_hook(Condition, _condition)
+
+    def is_homogeneous_tuple(type_: Any) -> bool:
+        args = typing.get_args(type_)
+        return typing.get_origin(type_) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+    def tuple_hook_factory(type_: Any) -> Any:
+        item_type = typing.get_args(type_)[0]
+
+        def hook(value: Any, _t: Any) -> Any:
+            # A list only: cattrs would turn a string into a tuple of characters.
+            if not isinstance(value, list):
+                raise _StructureError(f"expected a list, got {_describe(value)}")
+            errors = []
+            items = []
+            for index, item in enumerate(value):
+                try:
+                    items.append(converter.structure(item, item_type))
+                except Exception as exc:  # collected, like cattrs does
+                    exc.__notes__ = [
+                        *getattr(exc, "__notes__", []),
+                        IterableValidationNote(f"@ index {index}", index, item_type),
+                    ]
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError("While structuring a list", errors, type_)
+            return tuple(items)
+
+        return hook
+
+    def mapping_hook_factory(type_: Any) -> Any:
+        key_type, value_type = typing.get_args(type_)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if not isinstance(value, dict):
+                raise _StructureError(f"expected a mapping, got {_describe(value)}")
+            errors = []
+            result = {}
+            for key, item in value.items():
+                try:
+                    result[converter.structure(key, key_type)] = converter.structure(
+                        item, value_type
+                    )
+                except Exception as exc:
+                    exc.__notes__ = [*getattr(exc, "__notes__", []), _KeyNote(key)]
+                    errors.append(exc)
+            if errors:
+                raise IterableValidationError("While structuring a mapping", errors, type_)
+            return result
+
+        return hook
+
+    def is_dict(type_: Any) -> bool:
+        return typing.get_origin(type_) is dict
+
+    converter.register_structure_hook_factory(is_homogeneous_tuple, tuple_hook_factory)
+    converter.register_structure_hook_factory(is_dict, mapping_hook_factory)
+
+    def is_literal(type_: Any) -> bool:
+        return typing.get_origin(type_) is typing.Literal
+
+    def literal_hook_factory(type_: Any) -> Any:
+        choices = typing.get_args(type_)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if value not in choices or not isinstance(value, str):
+                allowed = ", ".join(map(str, choices))
+                raise _StructureError(f"{_describe(value)} is not one of: {allowed}")
+            return value
+
+        return hook
+
+    converter.register_structure_hook_factory(is_literal, literal_hook_factory)
+
+    def attrs_factory(type_: Any) -> Any:
+        overrides = {"source": override(rename="from")} if type_ is RunningMerge else {}
+        inner = make_dict_structure_fn(type_, converter, **overrides)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if not isinstance(value, dict):
+                raise _StructureError(f"expected a mapping, got {_describe(value)}")
+            return inner(value, type_)
+
+        return hook
+
+    converter.register_structure_hook_factory(attrs.has, attrs_factory)
+    return converter
+
+
+class _KeyNote(str):
+    def __new__(cls, key: Any) -> _KeyNote:
+        note = super().__new__(cls, f"@ key {key!r}")
+        note.key = key  # type: ignore[attr-defined]
+        return note
+
+
+@cache
+def converter() -> cattrs.Converter:
+    return _make_converter()
+
+
+def _note_part(note: Any) -> PathPart | None:
+    if isinstance(note, AttributeValidationNote):
+        return note.name
+    if isinstance(note, IterableValidationNote):
+        return note.index
+    if isinstance(note, _KeyNote):
+        return note.key
+    return None
+
+
+def _leaf_errors(
+    exc: BaseException, path: tuple[PathPart, ...]
+) -> Iterator[tuple[tuple[PathPart, ...], BaseException]]:
+    """Each underlying error of a cattrs error tree, with its path in the data."""
+    parts = [p for p in (_note_part(n) for n in getattr(exc, "__notes__", [])) if p is not None]
+    here = path + tuple(parts[-1:]) if parts else path
+    if isinstance(exc, ClassValidationError | IterableValidationError):
+        for sub in exc.exceptions:
+            yield from _leaf_errors(sub, here)
+    else:
+        yield here, exc
+
+
+def locate(document: Any, path: tuple[PathPart, ...], file: str, *, key: bool = False) -> Location:
+    """The position of the node at `path`, or of its nearest existing ancestor."""
+    node = document
+    best = Location(file, 1, 1)
+    for depth, part in enumerate(path):
+        last = depth == len(path) - 1
+        if isinstance(node, YamlMap):
+            if part not in node:
+                return node.where()
+            best = node.key_where(part) if (last and key) else node.where(part)
+            node = node[part]
+        elif isinstance(node, YamlList) and isinstance(part, int) and 0 <= part < len(node):
+            best = node.where(part)
+            node = node[part]
+        else:
+            break
+    return best
+
+
+def _field_name(path: tuple[PathPart, ...]) -> str:
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the file"
+
+
+def _message(exc: BaseException, path: tuple[PathPart, ...]) -> str:
+    name = _field_name(path)
+    if isinstance(exc, ForbiddenExtraKeysError):
+        extra = ", ".join(sorted(map(str, exc.extra_fields)))
+        return f"unknown key {extra!r} in {name}"
+    if isinstance(exc, KeyError):
+        return f"missing required key {name}"
+    if isinstance(exc, _StructureError):
+        return f"{name}: {exc}"
+    return f"{name}: {exc}"
+
+
+def structure_errors(document: Any, file: str, exc: BaseException) -> list[ModetableError]:
+    """cattrs' error tree as positioned, one-line errors, in file order."""
+    errors = []
+    for path, leaf in _leaf_errors(exc, ()):
+        if isinstance(leaf, ForbiddenExtraKeysError):
+            for extra in sorted(map(str, leaf.extra_fields)):
+                errors.append(
+                    ModetableError(
+                        f"unknown key {extra!r}" + (f" in {_field_name(path)}" if path else ""),
+                        locate(document, (*path, extra), file, key=True),
+                    )
+                )
+            continue
+        errors.append(ModetableError(_message(leaf, path), locate(document, path, file)))
+    errors.sort(key=lambda e: (e.where.line or 0, e.where.col or 0) if e.where else (0, 0))
+    return errors
+
+
+def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
+    """The rule file in `text`, and the YAML tree it came from (for positions)."""
+    documents = load_documents(text, file)
+    if len(documents) != 1:
+        raise ModetableError(
+            f"a rules file holds exactly one YAML document, found {len(documents)}", Location(file)
+        )
+    document, start = documents[0]
+    if not isinstance(document, dict):
+        raise ModetableError("a rules file is a mapping", start)
+    try:
+        rules = converter().structure(document, RuleFile)
+    except (ClassValidationError, IterableValidationError) as exc:
+        raise ErrorList(structure_errors(document, file, exc)) from None
+    except (_StructureError, ValueError, TypeError, KeyError) as exc:
+        raise ErrorList(structure_errors(document, file, exc)) from None
+    return rules, document
+
+
+def bundled_rules_path() -> Path:
+    """The rules file shipped with the package, or the repository's own."""
+    packaged = resources.files("modetable").joinpath("_bundled", "modes.yaml")
+    if packaged.is_file():
+        return Path(str(packaged))
+    repository = Path(__file__).resolve().parents[3] / "rules" / "modes.yaml"
+    if repository.is_file():
+        return repository
+    raise ModetableError("the bundled rules file is missing; pass --rules FILE")
+
+
+def read_rules_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ModetableError(f"cannot read: {exc.strerror}", Location(str(path))) from None
+    return decode(data, str(path))

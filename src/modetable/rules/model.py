@@ -1,0 +1,211 @@
+"""The shape of a rules file, as frozen attrs classes.
+
+These classes are the single description of the format: cattrs structures
+the YAML into them, and the JSON Schema is generated from them. Anything
+version-gated carries `since` (inclusive) and `until` (exclusive).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+Status = Literal["current", "deprecated", "legacy"]
+Compared = Literal["always", "when_declared", "never"]
+Counts = Literal["always", "never", "when_named"]
+SourceObject = Literal["isvc", "runtime", "runtime_resolved", "merged"]
+Origin = Literal["ome", "kubernetes", "modetable"]
+HitPolicy = Literal["UNIQUE", "FIRST", "ANY"]
+Stage = Literal["schema", "webhook"]
+AdmissionCheck = Literal["allowed_values", "agree_when_any"]
+Scope = Literal["namespace", "cluster"]
+# A row's condition on one input: "-", "none", "mode", "same", "different", or a list of modes.
+Condition = str | tuple[str, ...]
+
+
+@attrs.frozen
+class KindRef:
+    kind: str
+    scope: Scope
+
+
+@attrs.frozen
+class Manifests:
+    list_kind: str
+    scope_labels: dict[str, str]
+    inference_service: str
+    runtimes: tuple[KindRef, ...]
+    models: tuple[KindRef, ...]
+
+
+@attrs.frozen
+class Mode:
+    name: str
+    status: Status
+    since: str | None = None
+    until: str | None = None
+    replacement: str | None = None
+    doc: str = ""
+
+
+@attrs.frozen
+class Component:
+    name: str
+    isvc_field: str
+    runtime_field: str
+    compared: Compared
+    runs_in: tuple[str, ...]
+
+
+@attrs.frozen
+class Source:
+    """One place a mode can come from.
+
+    Exactly one of `path` (a value read there), `present` (a fixed `gives`
+    when any of these paths holds a value) or neither (a constant `gives`).
+    """
+
+    id: str
+    object: SourceObject | None = None
+    path: str | None = None
+    present: tuple[str, ...] = ()
+    gives: str | None = None
+    name: str | None = None
+    counts: Counts = "always"
+    accepts: tuple[str, ...] | None = None
+    components: tuple[str, ...] | None = None
+    effect: Literal["no_workload"] | None = None
+    since: str | None = None
+    until: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The name `kubectl ome runtime effective` prints, else the id."""
+        return self.name or self.id
+
+
+@attrs.frozen
+class Sources:
+    requested: tuple[Source, ...]
+    declared: tuple[Source, ...]
+    running: tuple[Source, ...]
+
+
+@attrs.frozen
+class RunningMerge:
+    source: str  # written `from` in the file
+    into: str
+
+
+@attrs.frozen
+class Row:
+    id: str
+    requested: Condition
+    declared: Condition
+    outcome: str
+    message: str | None = None
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class Example:
+    requested: str
+    declared: str
+    outcome: str
+    row: str
+
+
+@attrs.frozen
+class Matching:
+    hit_policy: HitPolicy
+    inputs: dict[str, str]
+    outcomes: dict[str, str]
+    rows: tuple[Row, ...]
+    examples: tuple[Example, ...] = ()
+
+
+@attrs.frozen
+class AdmissionRule:
+    id: str
+    stage: Stage
+    check: AdmissionCheck
+    message: str
+    source: str | None = None
+    values: tuple[str, ...] = ()
+    components: tuple[str, ...] = ()
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class RunFailure:
+    id: str
+    components: tuple[str, ...]
+    modes: tuple[str, ...]
+    log: str
+    error: str
+    stops_later: bool = False
+
+
+@attrs.frozen
+class InheritanceMessages:
+    parent_missing: str
+    cycle: str
+    too_deep: str
+
+
+@attrs.frozen
+class RefLookup:
+    order: tuple[str, ...]
+    kind: str | None = None
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class RuntimeRef:
+    name: str
+    kind: str
+    auto_sync: str
+    default_kind: str
+    lookups: tuple[RefLookup, ...]
+
+
+@attrs.frozen
+class Inheritance:
+    annotation: str
+    max_chain: int
+    list_key: str
+    replace: tuple[str, ...]
+    messages: InheritanceMessages
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class Message:
+    origin: Origin
+    text: str
+
+
+@attrs.frozen
+class RuleFile:
+    format: int
+    product: str
+    versions: tuple[str, ...]
+    annotation_key: str
+    manifests: Manifests
+    modes: tuple[Mode, ...]
+    components: tuple[Component, ...]
+    sources: Sources
+    running_merge: RunningMerge
+    matching: Matching
+    admission: tuple[AdmissionRule, ...]
+    admission_stages: dict[str, str]
+    run_failures: tuple[RunFailure, ...]
+    runtime_ref: RuntimeRef
+    inheritance: Inheritance
+    messages: dict[str, Message]
+    explanations: dict[str, str]

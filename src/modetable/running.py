@@ -1,0 +1,117 @@
+"""The mode each component runs in, after the runtime's configs are merged in,
+and what fails at run time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from modetable import paths
+from modetable.manifests import Cluster, Manifest
+from modetable.matching import declares
+from modetable.modes import Objects, Resolution, resolve
+from modetable.rules.policy import Policy
+from modetable.runtimes import merge_component, resolve_chain
+
+
+@attrs.frozen
+class Effective:
+    """Each declared component's running mode and source, and run-time failures."""
+
+    runtime: Manifest | None
+    named: bool
+    components: dict[str, Resolution]
+    reconcile: dict[str, str]
+    no_workload: bool = False
+
+
+def merged_isvc(
+    policy: Policy, isvc: Manifest, runtime_spec: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The InferenceService with the runtime's component configs merged into the
+    components it declares (its own keys win)."""
+    merged: dict[str, Any] = dict(isvc.body)
+    if not runtime_spec:
+        return merged
+    rule = policy.rules.running_merge
+    for component in policy.components:
+        if not declares(policy, isvc, component):
+            continue
+        into = policy.component_path(component, rule.into)
+        source = paths.lookup({"spec": runtime_spec}, policy.component_path(component, rule.source))
+        if isinstance(source, dict):
+            own = paths.lookup(isvc.body, into)
+            merged = paths.assign(merged, into, merge_component(source, own))
+    return merged
+
+
+def runtime_spec_for(
+    policy: Policy, cluster: Cluster, runtime: Manifest | None, named: bool
+) -> dict[str, Any] | None:
+    """A named runtime is used with its inheritance merged in; an auto-selected one as it is."""
+    if runtime is None:
+        return None
+    if named:
+        return resolve_chain(policy, cluster, runtime).spec
+    return runtime.spec
+
+
+def effective(
+    policy: Policy,
+    cluster: Cluster,
+    isvc: Manifest,
+    runtime: Manifest | None,
+    named: bool,
+) -> Effective:
+    spec = runtime_spec_for(policy, cluster, runtime, named)
+    objects = Objects(
+        isvc=isvc.body,
+        runtime={"spec": spec} if spec is not None else None,
+        merged=merged_isvc(policy, isvc, spec),
+        named=named,
+        fallback=isvc.where,
+    )
+    components = {
+        c.name: resolve(policy, "running", c, objects)
+        for c in policy.components
+        if declares(policy, isvc, c)
+    }
+    no_workload = any(r.effect == "no_workload" for r in components.values())
+    reconcile = {} if no_workload else run_failures(policy, components)
+    return Effective(
+        runtime=runtime,
+        named=named,
+        components=components,
+        reconcile=reconcile,
+        no_workload=no_workload,
+    )
+
+
+def run_failures(policy: Policy, components: dict[str, Resolution]) -> dict[str, str]:
+    """Component → the error it fails with at run time, in reconcile order."""
+    failures: dict[str, str] = {}
+    stopped_by: str | None = None
+    for component in policy.components:
+        resolution = components.get(component.name)
+        if resolution is None:
+            continue
+        if stopped_by is not None:
+            failures[component.name] = policy.message("not_reconciled", component=stopped_by)
+            continue
+        mode = resolution.mode
+        if mode is None or mode in component.runs_in:
+            continue
+        rule = next(
+            (f for f in policy.run_failures if component.name in f.components and mode in f.modes),
+            None,
+        )
+        if rule is None:
+            failures[component.name] = policy.message(
+                "cannot_run_in", component=component.name, mode=mode
+            )
+            continue
+        failures[component.name] = policy.message(rule.error)
+        if rule.stops_later:
+            stopped_by = component.name
+    return failures

@@ -1,0 +1,212 @@
+"""The runtime side: which runtime an InferenceService names, its inheritance
+chain (`ome.io/inherit-from`), and the merges OME performs on specs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from modetable import paths
+from modetable.errors import Location, ModetableError
+from modetable.manifests import Cluster, Manifest
+from modetable.rules.policy import Policy
+from modetable.versions import in_force
+from modetable.yamlio import where
+
+
+class InheritanceError(ModetableError):
+    """A broken chain: OME's webhook rejects with exactly this message."""
+
+
+@attrs.frozen
+class RuntimeRefRequest:
+    """What the InferenceService's `spec.runtime` asks for."""
+
+    name: str
+    kind: str
+    auto_sync: bool
+    where: Location
+
+
+def runtime_request(policy: Policy, isvc: Manifest) -> RuntimeRefRequest | None:
+    ref = policy.rules.runtime_ref
+    name = paths.lookup(isvc.body, paths.split(ref.name))
+    if name is paths.MISSING or name in (None, ""):
+        return None
+    if not isinstance(name, str):
+        raise ModetableError("spec.runtime.name must be a string", _where(isvc, ref.name))
+    kind = paths.lookup(isvc.body, paths.split(ref.kind))
+    if kind is paths.MISSING or kind in (None, ""):
+        kind = ref.default_kind
+    auto_sync = paths.lookup(isvc.body, paths.split(ref.auto_sync))
+    return RuntimeRefRequest(
+        name=name,
+        kind=str(kind),
+        auto_sync=auto_sync is not False,
+        where=_where(isvc, ref.name),
+    )
+
+
+def _where(obj: Manifest, path: str) -> Location:
+    found = paths.parent_and_key(obj.body, paths.split(path))
+    return where(found[0], found[1], obj.where) if found else obj.where
+
+
+def find_named_runtime(
+    policy: Policy, cluster: Cluster, isvc: Manifest, request: RuntimeRefRequest
+) -> Manifest | None:
+    """The runtime `request` resolves to, by the lookup order in force."""
+    for lookup in policy.rules.runtime_ref.lookups:
+        if not in_force(lookup.since, lookup.until, policy.version):
+            continue
+        if lookup.kind is not None and lookup.kind != request.kind:
+            continue
+        for kind in lookup.order:
+            scope = _scope(policy, kind)
+            found = cluster.get(
+                kind, request.name, isvc.namespace if scope == "namespace" else None
+            )
+            if found is not None:
+                return found
+        return None
+    return None
+
+
+def _scope(policy: Policy, kind: str) -> str:
+    for ref in policy.rules.manifests.runtimes:
+        if ref.kind == kind:
+            return ref.scope
+    return "cluster"
+
+
+@attrs.frozen
+class Chain:
+    """A runtime and its ancestors, child first, and the spec merged root down."""
+
+    runtimes: tuple[Manifest, ...]
+    spec: dict[str, Any]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.runtimes)
+
+
+def _parent_of(policy: Policy, runtime: Manifest) -> str | None:
+    parent = runtime.annotations.get(policy.rules.inheritance.annotation)
+    if parent in (None, ""):
+        return None
+    if not isinstance(parent, str):
+        raise ModetableError(
+            "annotation values must be strings",
+            where(
+                runtime.body.get("metadata", {}).get("annotations"),
+                policy.rules.inheritance.annotation,
+                runtime.where,
+            ),
+        )
+    return parent
+
+
+def _find_parent(policy: Policy, cluster: Cluster, child: Manifest, name: str) -> Manifest | None:
+    """A cluster runtime's parents are cluster runtimes; a namespaced one looks in
+    its namespace first, then at cluster scope."""
+    candidates = []
+    for ref in policy.rules.manifests.runtimes:
+        if ref.scope == "namespace" and child.scope == "namespace":
+            candidates.append((ref.kind, child.namespace))
+    for ref in policy.rules.manifests.runtimes:
+        if ref.scope == "cluster":
+            candidates.append((ref.kind, None))
+    for kind, namespace in candidates:
+        found = cluster.get(kind, name, namespace)
+        if found is not None:
+            return found
+    return None
+
+
+def resolve_chain(policy: Policy, cluster: Cluster, runtime: Manifest) -> Chain:
+    """The runtime's inheritance chain and merged spec; InheritanceError when broken.
+
+    Before inheritance exists (v1.2.2) the chain is the runtime alone.
+    """
+    rule = policy.rules.inheritance
+    chain = [runtime]
+    if policy.inheritance_in_force:
+        current = runtime
+        while (parent_name := _parent_of(policy, current)) is not None:
+            names = [r.name for r in chain]
+            location = where(
+                current.body.get("metadata", {}).get("annotations"), rule.annotation, current.where
+            )
+            if parent_name in names:
+                raise InheritanceError(
+                    policy.message(rule.messages.cycle, chain=" ".join([*names, parent_name])),
+                    location,
+                )
+            parent = _find_parent(policy, cluster, current, parent_name)
+            if parent is None:
+                raise InheritanceError(
+                    policy.message(
+                        rule.messages.parent_missing, parent=parent_name, chain=" ".join(names)
+                    ),
+                    location,
+                )
+            if len(chain) >= rule.max_chain:
+                raise InheritanceError(
+                    policy.message(
+                        rule.messages.too_deep,
+                        max=rule.max_chain,
+                        chain=" ".join([*names, parent_name]),
+                    ),
+                    location,
+                )
+            chain.append(parent)
+            current = parent
+    spec: dict[str, Any] = {}
+    for member in reversed(chain):
+        spec = merge_inherited(spec, member.spec, rule.list_key, frozenset(rule.replace))
+    return Chain(runtimes=tuple(chain), spec=spec)
+
+
+def _unset(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def merge_inherited(parent: Any, child: Any, list_key: str, replace: frozenset[str]) -> Any:
+    """A child spec over its parent's: maps merge, keyed lists merge by key,
+    `replace` fields are replaced, and empty values count as unset."""
+    if _unset(child):
+        return parent
+    if isinstance(parent, dict) and isinstance(child, dict):
+        merged = dict(parent)
+        for key, value in child.items():
+            if key in replace:
+                merged[key] = parent.get(key) if _unset(value) else value
+            else:
+                merged[key] = merge_inherited(parent.get(key), value, list_key, replace)
+        return merged
+    if _keyed(parent, list_key) and _keyed(child, list_key):
+        merged_items = {item[list_key]: item for item in parent}
+        for item in child:
+            previous = merged_items.get(item[list_key])
+            merged_items[item[list_key]] = (
+                merge_inherited(previous, item, list_key, replace) if previous else item
+            )
+        return list(merged_items.values())
+    return child
+
+
+def _keyed(value: Any, key: str) -> bool:
+    return isinstance(value, list) and all(isinstance(i, dict) and key in i for i in value)
+
+
+def merge_component(runtime_config: Any, isvc_component: Any) -> Any:
+    """The runtime's component config under the InferenceService's: maps merge
+    key by key, and the InferenceService's keys win."""
+    if isinstance(runtime_config, dict) and isinstance(isvc_component, dict):
+        merged = dict(runtime_config)
+        for key, value in isvc_component.items():
+            merged[key] = merge_component(runtime_config.get(key), value)
+        return merged
+    return runtime_config if isvc_component is None else isvc_component

@@ -1,0 +1,32 @@
+"""Message templates from the rules: `{name}` placeholders, nothing evaluated."""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from functools import lru_cache
+
+_FORMATTER = string.Formatter()
+
+
+@lru_cache(maxsize=1024)
+def placeholders(template: str) -> tuple[str, ...]:
+    """The placeholder names in `template`; raises ValueError for anything but plain names."""
+    names = []
+    for _literal, field, spec, conversion in _FORMATTER.parse(template):
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            raise ValueError(f"placeholder {{{field}}} is not a plain name")
+        names.append(field)
+    return tuple(names)
+
+
+def fill(template: str, values: Mapping[str, object]) -> str:
+    """`template` with each `{name}` replaced by `values[name]`."""
+    parts = []
+    for literal, field, _spec, _conversion in _FORMATTER.parse(template):
+        parts.append(literal)
+        if field is not None:
+            parts.append(str(values[field]))
+    return "".join(parts)
