@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -26,6 +26,9 @@ from modetable.rules.model import (
 )
 from modetable.templates import fill
 from modetable.versions import in_force, parse_version
+
+if TYPE_CHECKING:
+    from modetable.compiled import CompiledMatching
 
 PURPOSES = ("requested", "declared", "running")
 
@@ -78,6 +81,13 @@ class Policy:
         return tuple(
             r for r in self.rules.matching.rows if in_force(r.since, r.until, self.version)
         )
+
+    @cached_property
+    def compiled(self) -> CompiledMatching:
+        """The matching table as lookups, compiled on first use (see modetable.compiled)."""
+        from modetable.compiled import compile_matching
+
+        return compile_matching(self)
 
     @cached_property
     def admission(self) -> tuple[AdmissionRule, ...]:
