@@ -1,0 +1,44 @@
+"""Small drivers over the engine for the spec-page tests."""
+
+from __future__ import annotations
+
+from conftest import cluster_of
+
+from modetable.admission import admit
+from modetable.matching import match_runtime, requested_modes
+from modetable.running import effective
+
+
+def match(policy, isvc: dict, runtime: dict, *others: dict, named: bool | None = None):
+    """The RuntimeMatch of `runtime` against `isvc` (named when the ISVC names it)."""
+    cluster = cluster_of(policy, isvc, runtime, *others)
+    (service,) = cluster.isvcs
+    target = next(r for r in cluster.runtimes if r.name == runtime["metadata"]["name"])
+    if named is None:
+        named = (isvc["spec"].get("runtime") or {}).get("name") == target.name
+    return match_runtime(policy, cluster, service, target, named)
+
+
+def requested(policy, isvc: dict):
+    cluster = cluster_of(policy, isvc)
+    return requested_modes(policy, cluster.isvcs[0])
+
+
+def running(policy, isvc: dict, runtime: dict | None = None, *others: dict, named: bool = False):
+    docs = [isvc] + ([runtime] if runtime else []) + list(others)
+    cluster = cluster_of(policy, *docs)
+    (service,) = cluster.isvcs
+    target = None
+    if runtime is not None:
+        target = next(r for r in cluster.runtimes if r.name == runtime["metadata"]["name"])
+    return effective(policy, cluster, service, target, named)
+
+
+def modes_of(result) -> dict[str, str]:
+    """`effective`'s components as `kubectl ome runtime effective` prints them."""
+    return {name: f"{r.mode} ({r.source})" for name, r in result.components.items()}
+
+
+def admission(policy, isvc: dict):
+    cluster = cluster_of(policy, isvc)
+    return admit(policy, cluster.isvcs[0])

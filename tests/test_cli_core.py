@@ -1,0 +1,279 @@
+"""The core commands (effective, match, admit): outputs, JSON contracts, exit codes, flags."""
+
+from __future__ import annotations
+
+import json
+
+import yaml
+from conftest import EXAMPLES, isvc_doc, mode_annotation, run_cli, runtime_doc, write
+
+from modetable import __version__
+
+PAGE_ISVC = str(EXAMPLES / "inference-service.yaml")
+PAGE_REASON = (
+    "runtime engine deployment mode MultiNode does not match "
+    "requested engine deployment mode OMENative"
+)
+
+
+def manifests(tmp_path, *docs, name="m.yaml"):
+    return str(write(tmp_path, name, yaml.safe_dump_all(docs, sort_keys=False)))
+
+
+def test_version():
+    run = run_cli("--version")
+    assert (run.code, run.out) == (0, f"modetable {__version__}\n")
+
+
+def test_match_table_on_the_page_example():
+    run = run_cli("match", "--isvc", PAGE_ISVC, str(EXAMPLES))
+    assert run.code == 0
+    assert run.out.splitlines() == [
+        "InferenceService llama-demo/llama-3-70b asks: engine OMENative (isvc-service-mode)",
+        "RUNTIME                               SCOPE    RESULT    ROW             REASON",
+        "srt-llama-3-3-70b-instruct            Cluster  Passes    -               -",
+        f"srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  different-mode  {PAGE_REASON}",
+    ]
+
+
+def test_match_explain_says_where_each_side_got_its_mode():
+    run = run_cli(
+        "match",
+        "--isvc",
+        "llama-3-70b",
+        str(EXAMPLES),
+        "--explain",
+        "--runtime",
+        "srt-llama-3-3-70b-instruct-multinode",
+    )
+    assert run.code == 1
+    assert run.out.splitlines()[3:] == [
+        "",
+        "srt-llama-3-3-70b-instruct-multinode (ClusterServingRuntime):",
+        "  engine: row different-mode, Rejected",
+        "    InferenceService: OMENative from isvc-service-mode",
+        "    runtime: MultiNode from runtime-component-annotation",
+        "      passed over spec.engineConfig.leader or spec.engineConfig.worker: "
+        "leader: does not count for matching",
+    ]
+
+
+def test_match_json(tmp_path):
+    run = run_cli("match", "--isvc", "llama-3-70b", str(EXAMPLES), "-o", "json")
+    data = run.json()
+    assert data["requested"] == {
+        "engine": {"mode": "OMENative", "source": "isvc-service-mode", "passed_over": []}
+    }
+    rejected = data["runtimes"][1]
+    assert {
+        k: rejected[k] for k in ("name", "kind", "scope", "named", "result", "reason", "row")
+    } == {
+        "name": "srt-llama-3-3-70b-instruct-multinode",
+        "kind": "ClusterServingRuntime",
+        "scope": "Cluster",
+        "named": False,
+        "result": "reject",
+        "reason": PAGE_REASON,
+        "row": "different-mode",
+    }
+    assert rejected["components"]["engine"]["declared"]["mode"] == "MultiNode"
+
+
+def test_match_exits_1_when_no_runtime_passes(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(engine=mode_annotation("OMENative")),
+        runtime_doc(engineConfig=mode_annotation("MultiNode")),
+    )
+    run = run_cli("match", "--isvc", "ns/svc", path)
+    assert run.code == 1
+
+
+def test_match_orders_namespaced_runtimes_first_and_ignores_other_namespaces(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(),
+        runtime_doc("a-cluster"),
+        runtime_doc("z-local", kind="ServingRuntime", namespace="ns"),
+        runtime_doc("elsewhere", kind="ServingRuntime", namespace="other"),
+    )
+    data = run_cli("match", "--isvc", "svc", path, "-o", "json").json()
+    assert [(r["name"], r["scope"]) for r in data["runtimes"]] == [
+        ("z-local", "Namespaced"),
+        ("a-cluster", "Cluster"),
+    ]
+
+
+def test_match_reports_a_broken_chain_of_the_named_runtime(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(runtime={"name": "child"}),
+        runtime_doc("child", annotations={"ome.io/inherit-from": "child"}),
+    )
+    data = run_cli("match", "--isvc", "svc", path, "-o", "json").json()
+    assert [(r["result"], r["reason"]) for r in data["runtimes"]] == [
+        ("error", "inheritance cycle detected: [child child]")
+    ]
+
+
+def test_effective_table_prints_mode_and_source(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(engine={}, router={}, runtime={"name": "rt"}),
+        runtime_doc(
+            "rt",
+            engineConfig=mode_annotation("MultiNode"),
+            routerConfig=mode_annotation("MultiNode"),
+        ),
+    )
+    run = run_cli("effective", "--isvc", "ns/svc", path)
+    assert run.code == 0
+    assert run.out.splitlines() == [
+        "InferenceService ns/svc: runtime rt (ClusterServingRuntime, named)",
+        "COMPONENT    MODE                             RUN-TIME ERROR",
+        "engine       MultiNode (ComponentAnnotation)",
+        "router       MultiNode (ComponentAnnotation)  invalid deployment mode for router",
+    ]
+
+
+def test_effective_json_contract(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(engine={}, router={}, runtime={"name": "rt"}),
+        runtime_doc("rt", routerConfig=mode_annotation("MultiNode")),
+    )
+    data = run_cli("effective", "--isvc", "ns/svc", path, "-o", "json").json()
+    assert data == {
+        "isvc": "ns/svc",
+        "version": "v1.3",
+        "runtime": {"name": "rt", "kind": "ClusterServingRuntime"},
+        "named": True,
+        "components": {
+            "engine": {"mode": "RawDeployment", "source": "Default"},
+            "router": {"mode": "MultiNode", "source": "ComponentAnnotation"},
+        },
+        "reconcile": {"router": "invalid deployment mode for router"},
+    }
+
+
+def test_effective_with_runtime_flag_and_v122(tmp_path):
+    path = manifests(tmp_path, isvc_doc(engine={"leader": {}}), runtime_doc("rt"))
+    args = ("effective", "--isvc", "svc", path, "--runtime", "rt", "-o", "json")
+    assert run_cli(*args).json()["components"] == {
+        "engine": {"mode": "OMENative", "source": "LeaderWorkerShape"}
+    }
+    old = run_cli(*args, "--ome-version", "v1.2.2").json()
+    assert (old["version"], old["components"]) == (
+        "v1.2.2",
+        {"engine": {"mode": "MultiNode", "source": "LeaderWorkerShape"}},
+    )
+
+
+def test_global_options_work_before_and_after_the_command(tmp_path):
+    path = manifests(tmp_path, isvc_doc(engine={"leader": {}}))
+    before = run_cli("--ome-version", "v1.2.2", "effective", "--isvc", "svc", path, "-o", "json")
+    after = run_cli("effective", "--isvc", "svc", path, "-o", "json", "--ome-version", "1.2.2")
+    assert before.json() == after.json()
+    assert before.json()["version"] == "v1.2.2"
+
+
+def test_admit_json_and_exit_codes(tmp_path):
+    denied = manifests(
+        tmp_path, isvc_doc(engine=mode_annotation("OMENative"), decoder={}), name="d.yaml"
+    )
+    run = run_cli("admit", "--isvc", "svc", denied, "-o", "json")
+    assert run.code == 1
+    assert run.json() == {
+        "admission": {
+            "allowed": False,
+            "message": 'admission webhook "inferenceservice.ome-webhook-server.validator" denied '
+            'the request: InvalidDeploymentModeCombination: engine deploymentMode="OMENative" '
+            'does not match decoder deploymentMode=""; when either is OMENative, both must use '
+            "the same value",
+            "warnings": [],
+        }
+    }
+    allowed = run_cli("admit", "--isvc", "svc", denied, "-o", "yaml", "--ome-version", "v1.2.2")
+    assert allowed.code == 0
+    assert yaml.safe_load(allowed.out) == {
+        "admission": {"allowed": True, "message": None, "warnings": []}
+    }
+
+
+def test_isvc_ref_as_a_file_not_among_the_manifests(tmp_path):
+    isvc = write(
+        tmp_path, "isvc.yaml", yaml.safe_dump(isvc_doc(engine=mode_annotation("OMENative")))
+    )
+    runtimes = manifests(
+        tmp_path, runtime_doc(engineConfig=mode_annotation("MultiNode")), name="rt/r.yaml"
+    )
+    run = run_cli("match", "--isvc", str(isvc), str(tmp_path / "rt"), "-o", "json")
+    assert [r["result"] for r in run.json()["runtimes"]] == ["reject"]
+    assert runtimes
+
+
+def test_bad_usage_and_input_exit_2_with_one_line(tmp_path):
+    cases = [
+        (["effective"], "modetable: error: the following arguments are required: --isvc"),
+        (
+            ["match", "--isvc", "x"],
+            "modetable: error: no manifests given (pass files, folders or -)",
+        ),
+        (
+            ["--ome-version", "v9", "admit", "--isvc", "x", str(EXAMPLES)],
+            "modetable: error: unknown OME version 'v9'; the rules know: v1.2.2, v1.3",
+        ),
+        (
+            ["admit", "--isvc", "nope", str(EXAMPLES)],
+            "modetable: error: no InferenceService 'nope' among the manifests "
+            "(found: llama-demo/llama-3-70b)",
+        ),
+        (
+            ["admit", "--isvc", "x", str(tmp_path / "missing.yaml")],
+            f"modetable: error: {tmp_path / 'missing.yaml'}: no such file or directory",
+        ),
+    ]
+    for argv, expected in cases:
+        run = run_cli(*argv)
+        assert run.code == 2, argv
+        assert run.err.splitlines()[-1].startswith(expected), (argv, run.err)
+        assert len(run.err.splitlines()) == 1, run.err
+
+
+def test_stdin_and_kind_list(tmp_path):
+    listing = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [
+            isvc_doc(engine=mode_annotation("OMENative")),
+            runtime_doc(engineConfig=mode_annotation("MultiNode")),
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "skipped"}},
+        ],
+    }
+    run = run_cli("match", "--isvc", "svc", "-", "-o", "json", stdin=yaml.safe_dump(listing))
+    assert [r["name"] for r in run.json()["runtimes"]] == ["rt"]
+    as_json = run_cli("match", "--isvc", "svc", "-", "-o", "json", stdin=json.dumps(listing))
+    assert as_json.json() == run.json()
+
+
+def test_folders_are_read_recursively_with_multi_document_files(tmp_path):
+    write(tmp_path, "a/b/c/isvc.yaml", "---\n" + yaml.safe_dump(isvc_doc()) + "---\n")
+    write(tmp_path, "a/runtimes.yml", yaml.safe_dump_all([runtime_doc("r1"), runtime_doc("r2")]))
+    write(tmp_path, "a/notes.txt", "not yaml: [")
+    data = run_cli("match", "--isvc", "svc", str(tmp_path / "a"), "-o", "json").json()
+    assert [r["name"] for r in data["runtimes"]] == ["r1", "r2"]
+
+
+def test_duplicates_warn_and_the_later_one_wins(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(),
+        runtime_doc("rt", engineConfig=mode_annotation("MultiNode")),
+        runtime_doc("rt"),
+    )
+    run = run_cli("match", "--isvc", "svc", path, "-o", "json", "--explain")
+    assert [r["result"] for r in run.json()["runtimes"]] == ["pass"]
+    assert run.err == (
+        f"modetable: warning: {path}:19:1: ClusterServingRuntime rt is defined twice "
+        f"(first at {path}:10:1); the later one is used, as kubectl apply would leave it\n"
+    )
