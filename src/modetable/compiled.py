@@ -59,15 +59,9 @@ class CompiledMatching:
     # (requested, declared) → the interpreter's error, for combinations it refuses;
     # kept apart so the lookups above hold only answers.
     errors: dict[tuple[str | None, str | None], ModetableError] = attrs.field(repr=False)
-
-    def decide(self, requested: str | None, declared: str | None) -> Row:
-        """The row that decides, as `matching.decide` gives it."""
-        try:
-            return self.rows[requested][declared]
-        except KeyError:
-            return self._miss(
-                requested, declared, lambda: interpret(self.policy, requested, declared)
-            )
+    # decide(requested, declared) → the row that decides, as `matching.decide` gives
+    # it: a closure over `rows`, so a decision costs one call and two lookups.
+    decide: Callable[[str | None, str | None], Row] = attrs.field(repr=False)
 
     def decision(self, component: str, requested: str | None, declared: str | None) -> Decision:
         """One component's decision, with the reason the rules' message gives."""
@@ -134,6 +128,24 @@ def compile_matching(policy: Policy) -> CompiledMatching:
         }
         for component in policy.components
     }
+
+    def miss(requested: str | None, declared: str | None) -> Row:
+        error = errors.get((requested, declared))
+        if error is not None:
+            raise error
+        return interpret(policy, requested, declared)
+
+    def decide(requested: str | None, declared: str | None) -> Row:
+        try:
+            return rows[requested][declared]
+        except KeyError:
+            return miss(requested, declared)
+
     return CompiledMatching(
-        policy=policy, domain=domain, rows=rows, decisions=decisions, errors=errors
+        policy=policy,
+        domain=domain,
+        rows=rows,
+        decisions=decisions,
+        errors=errors,
+        decide=decide,
     )
