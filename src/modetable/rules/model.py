@@ -185,6 +185,26 @@ class Inheritance:
 
 
 @attrs.frozen
+class MoveBreak:
+    """Names (starting with `prefix`) that stop working after a mode move."""
+
+    what: str
+    prefix: str
+    replacements: dict[str, str] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class ModeMove:
+    """A component's move from one mode to another: what breaks, what stays behind."""
+
+    id: str
+    from_mode: str
+    to_mode: str
+    breaks: tuple[MoveBreak, ...] = ()
+    note: str | None = None
+
+
+@attrs.frozen
 class Message:
     origin: Origin
     text: str
@@ -209,3 +229,4 @@ class RuleFile:
     inheritance: Inheritance
     messages: dict[str, Message]
     explanations: dict[str, str]
+    mode_moves: tuple[ModeMove, ...] = ()
