@@ -1,0 +1,1 @@
+"""Fleet audit: every InferenceService's outcome, deprecations, and upgrade impact."""
