@@ -242,7 +242,9 @@ class Fleet:
             spec["deploymentMode"] = self.random.choice(["OMENative", "OMENative", "RawDeployment"])
         engine: dict[str, Any] = {"minReplicas": 1, "maxReplicas": self.random.choice([1, 2, 4])}
         if self.chance(10):
-            engine.update(_annotated(self.random.choice(["MultiNode", "OMENative", "RawDeployment"])))
+            engine.update(
+                _annotated(self.random.choice(["MultiNode", "OMENative", "RawDeployment"]))
+            )
         if self.chance(5):
             engine["leader"] = {"runner": {"resources": {"limits": {"nvidia.com/gpu": 8}}}}
             engine["worker"] = {"size": 1}
