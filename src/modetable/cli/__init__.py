@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "effective": ("effective", "each component's running mode and the rule that set it"),
     "match": ("match", "every runtime against an InferenceService on the mode rule alone"),
     "admit": ("admit", "the admission verdict on an InferenceService's modes"),
+    "docs": ("docs", "rewrite the docs' generated regions from the rules, or --check them"),
 }
 
 EXIT_OK = 0

@@ -59,6 +59,22 @@ class Component:
 
 
 @attrs.frozen
+class SourceDocs:
+    """How the docs' "where each side declares a mode" table shows a source.
+
+    `where` names the place ({placeholders} as in paths; default: the path);
+    `per_component` gives each compared component its own row; `counts`
+    replaces the derived "counts" cell ({accepts}: the modes it takes);
+    `range_note: false` leaves out the "(since ...)" note.
+    """
+
+    where: str | None = None
+    per_component: bool = False
+    counts: str | None = None
+    range_note: bool = True
+
+
+@attrs.frozen
 class Source:
     """One place a mode can come from.
 
@@ -78,6 +94,7 @@ class Source:
     effect: Literal["no_workload"] | None = None
     since: str | None = None
     until: str | None = None
+    docs: SourceDocs | None = None
 
     @property
     def label(self) -> str:
@@ -115,6 +132,8 @@ class Example:
     declared: str
     outcome: str
     row: str
+    since: str | None = None
+    until: str | None = None
 
 
 @attrs.frozen
@@ -211,6 +230,66 @@ class Message:
 
 
 @attrs.frozen
+class Sentence:
+    """A sentence of the docs, in force in some versions ({range}: "since v1.3")."""
+
+    text: str
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class RejectionRow:
+    when: str
+    shows: tuple[Sentence, ...]
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class RejectionTable:
+    headers: tuple[str, ...]
+    rows: tuple[RejectionRow, ...]
+
+
+@attrs.frozen
+class DocsSide:
+    purpose: Literal["requested", "declared"]
+    label: str
+
+
+@attrs.frozen
+class DeclarationTable:
+    headers: tuple[str, ...]
+    sides: tuple[DocsSide, ...]
+    counts: dict[str, str]
+    for_component: str
+    ahead_of: str
+
+
+@attrs.frozen
+class MatchingTable:
+    component: str
+    result: str
+
+
+@attrs.frozen
+class Docs:
+    """The words `modetable docs` puts around the rules in the generated regions."""
+
+    none: str
+    mode: str
+    status_notes: dict[str, str]
+    range_note: str
+    placeholders: dict[str, str]
+    objects: dict[str, str]
+    conditions: dict[str, str]
+    matching_table: MatchingTable
+    declaration_table: DeclarationTable
+    rejection_table: RejectionTable
+
+
+@attrs.frozen
 class RuleFile:
     format: int
     product: str
@@ -230,3 +309,4 @@ class RuleFile:
     messages: dict[str, Message]
     explanations: dict[str, str]
     mode_moves: tuple[ModeMove, ...] = ()
+    docs: Docs | None = None

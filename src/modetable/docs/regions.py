@@ -1,0 +1,144 @@
+"""Generated regions of a Markdown page, and splicing new content into them.
+
+A region is the lines between two visible markers, each alone on its line:
+
+    <!-- BEGIN modetable:NAME [key=value ...] -->
+    ...generated...
+    <!-- END modetable:NAME -->
+
+Everything outside the regions, the marker lines included, is kept byte for
+byte. Markers inside fenced code blocks are text, not markers, so a page can
+show them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+import attrs
+
+from modetable.errors import ErrorList, Location, ModetableError
+
+MARKER_PREFIX = "modetable:"
+_MARKER = re.compile(r"<!--\s*(BEGIN|END)\s+modetable:")
+_BEGIN = re.compile(
+    r"^[ \t]*<!--[ \t]*BEGIN[ \t]+modetable:(?P<name>[a-z0-9-]+)"
+    r"(?P<args>(?:[ \t]+[a-z_]+=[^\s=]+)*)[ \t]*-->[ \t]*$"
+)
+_END = re.compile(r"^[ \t]*<!--[ \t]*END[ \t]+modetable:(?P<name>[a-z0-9-]+)[ \t]*-->[ \t]*$")
+_FENCE = re.compile(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
+
+
+@attrs.frozen
+class Region:
+    """One generated region: its name, its options, and the lines it spans."""
+
+    name: str
+    args: dict[str, str]
+    begin: int  # index of the BEGIN line
+    end: int  # index of the END line
+    where: Location
+    newline: str
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of `text`, each with its own line ending (\\n, \\r\\n or \\r)."""
+    return text.splitlines(keepends=True)
+
+
+def _line_ending(line: str) -> str:
+    for ending in ("\r\n", "\n", "\r"):
+        if line.endswith(ending):
+            return ending
+    return ""
+
+
+def _outside_fences(lines: list[str]) -> Iterator[int]:
+    """Indexes of the lines that are not inside a fenced code block."""
+    open_fence: str | None = None
+    for index, line in enumerate(lines):
+        found = _FENCE.match(line)
+        if open_fence is None:
+            if found:
+                open_fence = found.group("fence")
+                continue
+            yield index
+        elif (
+            found
+            and found.group("fence")[0] == open_fence[0]
+            and len(found.group("fence")) >= len(open_fence)
+            and not line.strip().strip(open_fence[0])
+        ):
+            open_fence = None
+
+
+def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Region]:
+    """Every region of a page, in order; every malformed marker is an error."""
+    lines = split_lines(text)
+    regions: list[Region] = []
+    errors: list[ModetableError] = []
+    current: tuple[str, dict[str, str], int, Location, str] | None = None
+    for index in _outside_fences(lines):
+        line = lines[index].rstrip("\r\n")
+        mention = _MARKER.search(line)
+        if mention is None:
+            continue
+        where = Location(file, index + 1, mention.start() + 1)
+        begin, end = _BEGIN.match(line), _END.match(line)
+        if begin:
+            if current is not None:
+                errors.append(
+                    ModetableError(f"region {current[0]!r} is not closed before this one", where)
+                )
+            name = begin.group("name")
+            args = dict(part.split("=", 1) for part in begin.group("args").split())
+            if not known(name):
+                errors.append(ModetableError(f"unknown generated region {name!r}", where))
+            current = (name, args, index, where, _line_ending(lines[index]) or "\n")
+        elif end:
+            name = end.group("name")
+            if current is None:
+                errors.append(ModetableError(f"END of region {name!r} without a BEGIN", where))
+            elif current[0] != name:
+                errors.append(
+                    ModetableError(f"END of region {name!r} closes region {current[0]!r}", where)
+                )
+                current = None
+            else:
+                regions.append(Region(name, current[1], current[2], index, current[3], current[4]))
+                current = None
+        else:
+            errors.append(
+                ModetableError(
+                    "malformed marker: write <!-- BEGIN modetable:NAME --> or "
+                    "<!-- END modetable:NAME --> alone on its line",
+                    where,
+                )
+            )
+    if current is not None:
+        errors.append(ModetableError(f"region {current[0]!r} is never closed (no END)", current[3]))
+    if errors:
+        raise ErrorList(errors) if len(errors) > 1 else errors[0]
+    return regions
+
+
+def splice(text: str, regions: list[Region], contents: list[str]) -> str:
+    """`text` with each region's lines replaced by its new content.
+
+    The content is set off by a blank line on each side (so Markdown never reads
+    it as part of the comment), in the line ending of the region's BEGIN line.
+    """
+    lines = split_lines(text)
+    out: list[str] = []
+    position = 0
+    for region, content in zip(regions, contents, strict=True):
+        out.extend(lines[position : region.begin + 1])
+        if not lines[region.begin].endswith(("\n", "\r")):
+            out.append(region.newline)
+        body = content if content.endswith("\n") or not content else content + "\n"
+        body = body.replace("\n", region.newline) if region.newline != "\n" else body
+        out.append(region.newline + body + region.newline)
+        position = region.end
+    out.extend(lines[position:])
+    return "".join(out)
