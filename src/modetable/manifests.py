@@ -6,6 +6,7 @@ Every object keeps its YAML tree, so later errors can name their place.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable, Iterator
 from functools import cached_property
@@ -16,7 +17,15 @@ import attrs
 
 from modetable.errors import Location, ModetableError
 from modetable.rules.model import Manifests
-from modetable.yamlio import YamlMap, decode, load_documents, where
+from modetable.yamlio import (
+    MAX_INPUT_BYTES,
+    YamlMap,
+    check_size,
+    decode,
+    describe,
+    load_documents,
+    where,
+)
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_NAMESPACE = "default"
@@ -82,9 +91,8 @@ class Cluster:
             m for m in self.isvcs if m.name == name and (not namespace or m.namespace == namespace)
         ]
         if not found:
-            known = ", ".join(m.ref for m in self.isvcs[:10]) or "none"
             raise ModetableError(
-                f"no InferenceService {ref!r} among the manifests (found: {known})"
+                f"no InferenceService {ref!r} among the manifests (found: {_listing(self.isvcs)})"
             )
         if len(found) > 1:
             places = ", ".join(m.ref for m in found)
@@ -92,6 +100,13 @@ class Cluster:
                 f"InferenceService {ref!r} is ambiguous: {places}; write NAMESPACE/NAME"
             )
         return found[0]
+
+
+def _listing(objects: tuple[Manifest, ...], shown: int = 10) -> str:
+    """`a, b, c`, or the first `shown` and how many more; `none` when empty."""
+    names = ", ".join(m.ref for m in objects[:shown]) or "none"
+    more = len(objects) - shown
+    return f"{names} and {more} more" if more > 0 else names
 
 
 def _kinds(spec: Manifests) -> dict[str, tuple[str, str]]:
@@ -108,15 +123,48 @@ def _text_field(node: dict[str, Any], key: str, context: str, fallback: Location
         return None
     if not isinstance(value, str):
         raise ModetableError(
-            f"{context}.{key} must be a string, got {type(value).__name__} {value!r}",
+            f"{context}.{key} must be a string, got {describe(value)}",
             where(node, key, fallback),
         )
     return value
 
 
+def _string_map(node: dict[str, Any], key: str, context: str, fallback: Location) -> None:
+    """`node[key]`, when set, must map strings to strings, as Kubernetes' annotations
+    and labels do (kubectl refuses anything else); a null value counts as unset."""
+    value = node.get(key)
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        raise ModetableError(
+            f"{context}.{key} must be a mapping of strings, got {describe(value)}",
+            where(node, key, fallback),
+        )
+    for name, item in value.items():
+        if not isinstance(name, str):
+            raise ModetableError(
+                f"{context}.{key} keys must be strings, got {describe(name)}",
+                _key_where(value, name, fallback),
+            )
+        if item is not None and not isinstance(item, str):
+            raise ModetableError(
+                f"{context}.{key}[{name}] must be a string, got {describe(item)}"
+                " (quote it in YAML)",
+                where(value, name, fallback),
+            )
+
+
+def _key_where(node: Any, key: Any, fallback: Location) -> Location:
+    return node.key_where(key) if isinstance(node, YamlMap) else fallback
+
+
 def _objects(document: Any, start: Location, list_kind: str) -> Iterator[tuple[Any, Location]]:
-    """The objects of one document, with `kind: List` unwrapped."""
-    if isinstance(document, dict) and document.get("kind") == list_kind:
+    """The objects of one document, with a list unwrapped: `kind: List`, or a typed
+    list such as `ServingRuntimeList` (a kind ending in List, with `items`)."""
+    kind = document.get("kind") if isinstance(document, dict) else None
+    if kind == list_kind or (
+        isinstance(kind, str) and kind.endswith(list_kind) and "items" in document
+    ):
         items = document.get("items") or []
         if not isinstance(items, list):
             raise ModetableError("items of a List must be a list", where(document, "items", start))
@@ -135,13 +183,14 @@ def parse_objects(
     for document, start in documents:
         for obj, location in _objects(document, start, spec.list_kind):
             if not isinstance(obj, dict):
-                shape = "a list" if isinstance(obj, list) else f"a {type(obj).__name__}"
-                raise ModetableError(f"a manifest must be a mapping, got {shape}", location)
+                raise ModetableError(f"a manifest must be a mapping, got {describe(obj)}", location)
             kind = obj.get("kind")
-            if kind is None:
+            if kind is None or kind == "":
                 raise ModetableError("manifest has no kind", location)
             if not isinstance(kind, str):
-                raise ModetableError("kind must be a string", where(obj, "kind", location))
+                raise ModetableError(
+                    f"kind must be a string, got {describe(kind)}", where(obj, "kind", location)
+                )
             if kind not in kinds:
                 skipped += 1
                 continue
@@ -156,45 +205,96 @@ def parse_objects(
                 )
             namespace = _text_field(metadata, "namespace", "metadata", location)
             namespace = (namespace or DEFAULT_NAMESPACE) if scope == "namespace" else None
+            for field in ("annotations", "labels"):
+                _string_map(metadata, field, "metadata", location)
+            spec_value = obj.get("spec")
+            if spec_value is not None and not isinstance(spec_value, dict):
+                raise ModetableError(
+                    f"spec must be a mapping, got {describe(spec_value)}",
+                    where(obj, "spec", location),
+                )
             kept.append(Manifest(kind, name, namespace, scope, obj, location))
     return kept, skipped
 
 
 def _files(argument: str) -> list[Path]:
+    """The files an argument names: itself, or a folder's YAML files, recursively."""
     path = Path(argument)
     if path.is_dir():
-        found = sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+        try:
+            found = sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
+        except OSError as exc:
+            raise ModetableError(
+                f"cannot read the directory: {exc.strerror or exc}", Location(argument)
+            ) from None
         if not found:
             raise ModetableError("directory holds no YAML files", Location(argument))
         return found
     if not path.exists():
-        raise ModetableError("no such file or directory", Location(argument))
+        reason = "a broken symbolic link" if path.is_symlink() else "no such file or directory"
+        raise ModetableError(reason, Location(argument))
     return [path]
 
 
 def read_bytes(path: Path) -> bytes:
+    """The bytes of `path`; a file over the size limit is refused before it is read."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as stream:
+            if path.is_file():
+                check_size(os.fstat(stream.fileno()).st_size, str(path))
+                return stream.read()
+            return read_limited(stream, str(path))
     except OSError as exc:
-        raise ModetableError(f"cannot read: {exc.strerror}", Location(str(path))) from None
+        raise ModetableError(f"cannot read: {exc.strerror or exc}", Location(str(path))) from None
+
+
+def read_limited(stream: BinaryIO, file_name: str) -> bytes:
+    """A stream's bytes, refused once they pass the limit (pipes have no size)."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ModetableError(
+            f"input is more than the limit of {MAX_INPUT_BYTES} bytes "
+            "(split it into several files)",
+            Location(file_name),
+        )
+    return data
+
+
+def _inputs(arguments: Iterable[str]) -> Iterator[tuple[str, Path | None, bool]]:
+    """(name, path or None for stdin, named explicitly) for every file to read, each once."""
+    seen: set[Path] = set()
+    for argument in arguments:
+        if argument == "-":
+            yield "<stdin>", None, True
+            continue
+        explicit = not Path(argument).is_dir()
+        for path in _files(argument):
+            resolved = path.resolve()
+            if resolved in seen:
+                continue  # the same file through two arguments is read once
+            seen.add(resolved)
+            yield str(path), path, explicit
 
 
 def read_documents(
     arguments: Iterable[str], stdin: BinaryIO | None = None
 ) -> Iterator[tuple[Any, Location]]:
-    """The YAML documents of every input: files, folders (recursively) and `-`."""
-    for argument in arguments:
-        if argument == "-":
+    """The YAML documents of every input: files, folders (recursively) and `-`.
+
+    Files are read one at a time; an empty file is an error when named, and
+    skipped when found in a folder.
+    """
+    for file_name, path, explicit in _inputs(arguments):
+        if path is None:
             stream = stdin if stdin is not None else sys.stdin.buffer
-            named = [("<stdin>", stream.read(), True)]
+            data = read_limited(stream, file_name)
         else:
-            explicit = not Path(argument).is_dir()
-            named = [(str(p), read_bytes(p), explicit) for p in _files(argument)]
-        for file_name, data, explicit in named:
-            documents = load_documents(decode(data, file_name), file_name)
-            if not documents and explicit:
-                raise ModetableError("holds no YAML document", Location(file_name))
-            yield from documents
+            data = read_bytes(path)
+        documents = load_documents(decode(data, file_name), file_name)
+        del data
+        if not documents and explicit:
+            raise ModetableError("holds no YAML document", Location(file_name))
+        yield from documents
 
 
 def read_cluster(

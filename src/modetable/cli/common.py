@@ -76,8 +76,9 @@ class _EncodedText:
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
 
-    def read(self) -> bytes:
-        return self.stream.read().encode("utf-8")
+    def read(self, size: int = -1) -> bytes:
+        # `size` counts characters here, so the byte limit is checked on the result.
+        return self.stream.read(size).encode("utf-8")
 
 
 def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] = ()) -> Cluster:
