@@ -76,7 +76,15 @@ def render_region(ruleset: RuleSet, region: Region, version: str | None) -> str:
 def render_text(ruleset: RuleSet, text: str, file: str, version: str | None) -> tuple[str, int]:
     """`text` with every region rendered, and how many regions it has."""
     regions = find_regions(text, file, lambda name: name in REGIONS)
-    contents = [render_region(ruleset, region, version) for region in regions]
+    contents: list[str] = []
+    errors: list[ModetableError] = []
+    for region in regions:
+        try:
+            contents.append(render_region(ruleset, region, version))
+        except ModetableError as exc:
+            errors.append(exc)
+    if errors:
+        raise ErrorList(errors) if len(errors) > 1 else errors[0]
     return splice(text, regions, contents), len(regions)
 
 
