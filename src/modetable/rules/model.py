@@ -223,10 +223,245 @@ class ModeMove:
     note: str | None = None
 
 
+# Runtime selection (the `selection:` section).
+SelectionStep = Literal[
+    "disabled",
+    "accelerator_class",
+    "deployment_mode",
+    "model_format",
+    "model_size",
+    "auto_select",
+    "score",
+]
+ModelSlot = Literal["format", "empty"]
+VersionOutcome = Literal["less", "equal", "greater"]
+LabelPart = Literal[
+    "format_name",
+    "format_version",
+    "architecture",
+    "quantization",
+    "framework_name",
+    "framework_version",
+]
+Difference = Literal["pipeline", "architecture", "quantization", "format", "framework"]
+RankKey = Literal["namespace_first", "score", "size_distance", "name"]
+Emit = Literal["warning", "denial", "event", "condition"]
+EffectWhen = Literal[
+    "webhook_selects",
+    "has_engine",
+    "auto_sync",
+    "pinned",
+    "has_model",
+    "no_model",
+    "kind_cluster",
+    "kind_namespace",
+]
+
+
+@attrs.frozen
+class ModelRefFields:
+    """Where an InferenceService names its model, and how the model is found."""
+
+    path: str
+    name: str
+    kind: str
+    default_kind: str
+    explain_lookup: tuple[str, ...]
+    optional_since: str | None = None
+
+
+@attrs.frozen
+class ModelFields:
+    format: str
+    framework: str
+    architecture: str
+    quantization: str
+    pipeline: str
+    size: str
+    disabled: str
+
+
+@attrs.frozen
+class RuntimeFields:
+    disabled: str
+    entries: str
+    size_range: str
+    size_min: str
+    size_max: str
+    accelerator_classes: str
+
+
+@attrs.frozen
+class EntryFields:
+    format: str
+    framework: str
+    architecture: str
+    quantization: str
+    pipeline: str
+    auto_select: str
+    priority: str
+
+
+@attrs.frozen
+class SpecFields:
+    """The fields of a modelFormat or modelFramework (entry's and model's)."""
+
+    name: str
+    version: str
+    operator: str
+    weight: str
+
+
+@attrs.frozen
+class WebhookSelects:
+    """The webhook runs selection only with `requires` and no runner image of
+    its own (any of `own_image_any`, or all of `own_image_all`)."""
+
+    requires: str
+    own_image_any: tuple[str, ...] = ()
+    own_image_all: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class SelectionCheck:
+    id: str
+    check: SelectionStep
+    message: str | None = None
+    listed: bool = True
+    auto_only: bool = False
+    needs_isvc: bool = False
+    model_slot: ModelSlot = "format"
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class VersionOperator:
+    accepts: tuple[VersionOutcome, ...]
+    same_shape: bool = False
+
+
+@attrs.frozen
+class ModelVersions:
+    prefixes: tuple[str, ...]
+    max_parts: int
+    suffix_marks: tuple[str, ...]
+    default_operator: str
+    operators: dict[str, VersionOperator]
+    other_operator: VersionOperator
+    suffixed: VersionOperator
+
+
+@attrs.frozen
+class FormatLabel:
+    prefix: str
+    separator: str
+    parts: tuple[LabelPart, ...]
+
+
+@attrs.frozen
+class Pipeline:
+    class_name: str
+    components: tuple[str, ...]
+    component_fields: tuple[str, ...]
+    additional: str
+    absent: str
+
+
+@attrs.frozen
+class Formats:
+    label: FormatLabel
+    differences: tuple[Difference, ...]
+    entry_separator: str
+    difference_separator: str
+    sides: dict[str, str]
+    attributes: dict[str, str]
+    pipeline: Pipeline
+
+
+@attrs.frozen
+class Sizes:
+    units: dict[str, int]
+    unparsed: int
+    one_bound_since: str | None
+    shown: dict[str, str]
+    missing: dict[str, str]
+    range: str
+
+
+@attrs.frozen
+class Weight:
+    default: int
+    zero_counts_as: int
+
+
+@attrs.frozen
+class Score:
+    format_weight: Weight
+    framework_weight: Weight
+    default_priority: int
+
+
+@attrs.frozen
+class NoRuntimeMessage:
+    separator: str
+    item_separator: str
+
+
+@attrs.frozen
+class Effect:
+    """One thing an outcome shows: a warning, a denial, an event or a condition."""
+
+    emit: Emit
+    message: str | None = None
+    stage: Stage = "webhook"
+    type: str | None = None
+    reason: str | None = None
+    status: str | None = None
+    severity: str | None = None
+    source: str | None = None
+    when: tuple[EffectWhen, ...] = ()
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class ExplainTable:
+    columns: tuple[str, ...]
+    yes: str
+    no: str
+    empty: str
+    words: dict[str, str]
+
+
+@attrs.frozen
+class Selection:
+    model_ref: ModelRefFields
+    model: ModelFields
+    runtime: RuntimeFields
+    entry: EntryFields
+    spec_fields: SpecFields
+    accelerator_classes: tuple[str, ...]
+    webhook: WebhookSelects
+    checks: tuple[SelectionCheck, ...]
+    versions: ModelVersions
+    formats: Formats
+    sizes: Sizes
+    score: Score
+    ranking: tuple[RankKey, ...]
+    no_runtime: NoRuntimeMessage
+    scope_words: dict[str, str]
+    outcomes: dict[str, tuple[Effect, ...]]
+    explain: ExplainTable
+
+
 @attrs.frozen
 class Message:
     origin: Origin
     text: str
+    # True when OME's docs do not show the text and modetable reads it from its
+    # pattern (decided; see the rules file's comments).
+    inferred: bool = False
 
 
 @attrs.frozen
@@ -309,4 +544,5 @@ class RuleFile:
     messages: dict[str, Message]
     explanations: dict[str, str]
     mode_moves: tuple[ModeMove, ...] = ()
+    selection: Selection | None = None
     docs: Docs | None = None

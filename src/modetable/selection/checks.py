@@ -1,0 +1,368 @@
+"""The checks OME runs on each runtime, one function per step, in the order and
+with the version gates of `selection.checks`.
+
+`assess(context, runtime)` runs them on one runtime; everything it needs about
+the InferenceService and the model is computed once, in the `Context`, so a
+caller that assesses many runtimes (or skips some with an index) pays for it once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from modetable.errors import ModetableError
+from modetable.manifests import Cluster, Manifest
+from modetable.matching import RuntimeMatch, match_runtime, requested_modes
+from modetable.modes import Resolution
+from modetable.paths import split
+from modetable.rules.model import SelectionCheck
+from modetable.rules.policy import Policy
+from modetable.runtimes import resolve_chain
+from modetable.selection import scoring
+from modetable.selection.fields import locate, read
+from modetable.selection.formats import (
+    Entry,
+    ModelFacts,
+    differences,
+    entries_of,
+    first_match,
+    format_reason,
+    label,
+)
+from modetable.selection.rules import selection_rules
+from modetable.selection.sizes import SizeRange, distance, parse_size, within
+from modetable.templates import fill
+from modetable.versions import describe_range, in_force
+from modetable.yamlio import where
+
+# What became of a check.
+PASSED = "passed"
+FAILED = "failed"
+SKIPPED = "skipped"
+
+
+@attrs.frozen(eq=False)
+class Context:
+    """The InferenceService's side of every check, computed once.
+
+    `isvc` is None when a model is explained alone: the checks that need an
+    InferenceService are then skipped.
+    """
+
+    policy: Policy
+    cluster: Cluster
+    namespace: str
+    model: ModelFacts
+    isvc: Manifest | None = None
+    requested: dict[str, Resolution] | None = None
+    # The accelerator classes the InferenceService names: (path, class).
+    classes: tuple[tuple[str, str], ...] = ()
+
+
+def make_context(
+    policy: Policy, cluster: Cluster, model: ModelFacts, isvc: Manifest | None, namespace: str
+) -> Context:
+    if isvc is None:
+        return Context(policy=policy, cluster=cluster, namespace=namespace, model=model)
+    classes = []
+    for path in selection_rules(policy).accelerator_classes:
+        value = read(isvc.body, path, str, isvc.where)
+        if value is not None:
+            classes.append((path, value))
+    return Context(
+        policy=policy,
+        cluster=cluster,
+        namespace=namespace,
+        model=model,
+        isvc=isvc,
+        requested=requested_modes(policy, isvc),
+        classes=tuple(classes),
+    )
+
+
+@attrs.frozen(eq=False)
+class RuntimeView:
+    """A runtime as the checks read it: its own spec when auto-selected, the
+    spec merged with its inheritance chain when named."""
+
+    runtime: Manifest
+    named: bool
+    holder: dict[str, Any]  # {"spec": <the spec read>}
+    entries: tuple[Entry, ...]
+
+
+def runtime_view(policy: Policy, cluster: Cluster, runtime: Manifest, named: bool) -> RuntimeView:
+    """Raises InheritanceError for a named runtime whose chain is broken."""
+    holder: dict[str, Any] = runtime.body
+    if named:
+        chain = resolve_chain(policy, cluster, runtime)
+        if len(chain.runtimes) > 1:
+            holder = {"spec": chain.spec}
+    entries = entries_of(selection_rules(policy), holder, runtime.where)
+    return RuntimeView(runtime=runtime, named=named, holder=holder, entries=entries)
+
+
+@attrs.frozen(eq=False)
+class CheckResult:
+    """One check on one runtime: its verdict, reason and what it read."""
+
+    check: str
+    step: str
+    state: str
+    reason: str | None = None
+    # (what, value) pairs the check read, for `explain --why`.
+    inputs: tuple[tuple[str, str], ...] = ()
+    # The deployment-mode check's decision, with each side's trace.
+    match: RuntimeMatch | None = None
+    note: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.state == FAILED
+
+
+@attrs.frozen(eq=False)
+class Candidate:
+    """A runtime assessed for an InferenceService (or a model)."""
+
+    runtime: Manifest
+    scope_label: str
+    named: bool
+    compatible: bool
+    reason: str | None
+    failed_check: str | None
+    listed: bool
+    checks: tuple[CheckResult, ...]
+    score: int | None = None
+    distance: float | None = None
+    priority: int | None = None
+    weight: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.runtime.name
+
+    @property
+    def kind(self) -> str:
+        return self.runtime.kind
+
+    @property
+    def scope(self) -> str:
+        return self.runtime.scope
+
+
+Step = Callable[[Context, RuntimeView, SelectionCheck], CheckResult]
+
+
+def _result(check: SelectionCheck, failed: bool, reason: str | None, **extra: Any) -> CheckResult:
+    return CheckResult(
+        check=check.id,
+        step=check.check,
+        state=FAILED if failed else PASSED,
+        reason=reason if failed else None,
+        **extra,
+    )
+
+
+def _reason(ctx: Context, check: SelectionCheck, **values: Any) -> str:
+    """The check's own message (the rules give one for every step that has one)."""
+    if check.message is None:
+        raise ModetableError(f"{ctx.policy.file}: selection check {check.id} names no message")
+    return ctx.policy.message(check.message, **values)
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "(not set)"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    path = selection_rules(ctx.policy).runtime.disabled
+    disabled = read(view.holder, path, bool, view.runtime.where)
+    return _result(
+        check,
+        disabled is True,
+        _reason(ctx, check),
+        inputs=((path, _shown(disabled)),),
+    )
+
+
+def check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    path = selection_rules(ctx.policy).runtime.accelerator_classes
+    listed = read(view.holder, path, list, view.runtime.where) or []
+    for index, item in enumerate(listed):
+        if not isinstance(item, str):
+            raise ModetableError(
+                f"{path}[{index}] must be a string",
+                where(listed, index, locate(view.holder, split(path), view.runtime.where)),
+            )
+    missing = [name for _path, name in ctx.classes if name not in listed]
+    inputs = (*((p, repr(name)) for p, name in ctx.classes), (path, _shown(listed or None)))
+    return _result(check, bool(missing), _reason(ctx, check), inputs=inputs)
+
+
+def check_deployment_mode(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    assert ctx.isvc is not None
+    match = match_runtime(
+        ctx.policy, ctx.cluster, ctx.isvc, view.runtime, view.named, ctx.requested
+    )
+    return _result(check, not match.passed, match.reason, match=match)
+
+
+def check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    entries_path = selection_rules(ctx.policy).runtime.entries
+    inputs = [("model", label(ctx.policy, ctx.model))]
+    for entry in view.entries:
+        found = differences(ctx.policy, entry, ctx.model)
+        inputs.append((f"{entries_path}[{entry.index}]", "; ".join(found) or "matches"))
+    matched = first_match(ctx.policy, view.entries, ctx.model)
+    reason = None if matched else format_reason(ctx.policy, view.entries, ctx.model)
+    return _result(check, matched is None, reason, inputs=tuple(inputs))
+
+
+def size_range(ctx: Context, view: RuntimeView) -> SizeRange | None:
+    fields = selection_rules(ctx.policy).runtime
+    if read(view.holder, fields.size_range, dict, view.runtime.where) is None:
+        return None
+    return SizeRange(
+        min=read(view.holder, fields.size_min, str, view.runtime.where),
+        max=read(view.holder, fields.size_max, str, view.runtime.where),
+    )
+
+
+def check_model_size(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    rules = selection_rules(ctx.policy)
+    found = size_range(ctx, view)
+    shown = found.render(rules.sizes, ctx.policy.version) if found else None
+    inputs = (
+        (rules.model.size, _shown(ctx.model.size)),
+        (rules.runtime.size_range, _shown(shown)),
+    )
+    if ctx.model.size is None or found is None:
+        return _result(check, False, None, inputs=inputs)
+    size = parse_size(ctx.model.size, rules.sizes)
+    low, high = found.bounds(rules.sizes, ctx.policy.version)
+    reason = _reason(ctx, check, size=ctx.model.size, range=shown)
+    return _result(check, not within(size, low, high), reason, inputs=inputs)
+
+
+def check_auto_select(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    rules = selection_rules(ctx.policy)
+    chosen = [e.index for e in view.entries if e.auto_select is True]
+    inputs = ((f"{rules.runtime.entries}[].{rules.entry.auto_select}=true", _shown(chosen)),)
+    return _result(check, not chosen, _reason(ctx, check), inputs=inputs)
+
+
+def check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+    value = scoring.score(ctx.policy, view.entries, ctx.model)
+    matched = first_match(ctx.policy, view.entries, ctx.model)
+    if matched is not None and matched.auto_select is not True:
+        reason = ctx.policy.message("matching_entry_not_auto_select", format=ctx.model.format_name)
+    else:
+        reason = _reason(ctx, check)
+    return _result(check, value <= 0, reason, inputs=(("score", str(value)),))
+
+
+STEPS: dict[str, Step] = {
+    "disabled": check_disabled,
+    "accelerator_class": check_accelerator_class,
+    "deployment_mode": check_deployment_mode,
+    "model_format": check_model_format,
+    "model_size": check_model_size,
+    "auto_select": check_auto_select,
+    "score": check_score,
+}
+
+
+def _skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
+    words = selection_rules(ctx.policy).explain.words
+    if not in_force(check.since, check.until, ctx.policy.version):
+        return fill(words["not_in_version"], {"range": describe_range(check.since, check.until)})
+    if check.needs_isvc and ctx.isvc is None:
+        return words["needs_isvc"]
+    if check.auto_only and named:
+        return words["auto_only"]
+    return None
+
+
+def assess(
+    ctx: Context,
+    runtime: Manifest,
+    *,
+    named: bool = False,
+    full: bool = False,
+    view: RuntimeView | None = None,
+) -> Candidate:
+    """The checks in order on one runtime; the first failure is its reason.
+
+    With `full`, the checks after the first failure run too (for a trace);
+    otherwise they are recorded as not reached.
+    """
+    view = view or runtime_view(ctx.policy, ctx.cluster, runtime, named)
+    rules = selection_rules(ctx.policy)
+    results: list[CheckResult] = []
+    failure: CheckResult | None = None
+    failed_rule: SelectionCheck | None = None
+    for check in rules.checks:
+        note = _skip_note(ctx, check, named)
+        if note is None and failure is not None and not full:
+            note = rules.explain.words["not_reached"]
+        if note is not None:
+            results.append(CheckResult(check=check.id, step=check.check, state=SKIPPED, note=note))
+            continue
+        result = STEPS[check.check](ctx, view, check)
+        results.append(result)
+        if result.failed and failure is None:
+            failure, failed_rule = result, check
+    extras: dict[str, Any] = {}
+    if failure is None:
+        extras = _ranking_facts(ctx, view)
+    return Candidate(
+        runtime=runtime,
+        scope_label=ctx.policy.rules.manifests.scope_labels[runtime.scope],
+        named=named,
+        compatible=failure is None,
+        reason=failure.reason if failure else None,
+        failed_check=failure.check if failure else None,
+        listed=failed_rule.listed if failed_rule else False,
+        checks=tuple(results),
+        **extras,
+    )
+
+
+def _ranking_facts(ctx: Context, view: RuntimeView) -> dict[str, Any]:
+    """Score, size distance, and explain's PRIORITY and WEIGHT of the first entry
+    that matches."""
+    facts: dict[str, Any] = {"score": scoring.score(ctx.policy, view.entries, ctx.model)}
+    matched = first_match(ctx.policy, view.entries, ctx.model)
+    if matched is not None:
+        facts["priority"] = scoring.priority_of(ctx.policy, matched)
+        facts["weight"] = scoring.shown_weight(ctx.policy, matched)
+    if ctx.model.size is not None:
+        rules = selection_rules(ctx.policy)
+        found = size_range(ctx, view)
+        if found is None:
+            facts["distance"] = 0.0
+        else:
+            low, high = found.bounds(rules.sizes, ctx.policy.version)
+            facts["distance"] = distance(parse_size(ctx.model.size, rules.sizes), low, high)
+    return facts
+
+
+def order(policy: Policy, candidates: list[Candidate]) -> tuple[Candidate, ...]:
+    """The runtimes that qualify in rank order (the first is picked), then the
+    others, namespaced before cluster runtimes, each by name."""
+    qualifying = sorted((c for c in candidates if c.compatible), key=scoring.rank_key(policy))
+    others = sorted(
+        (c for c in candidates if not c.compatible),
+        key=lambda c: (c.scope != "namespace", c.name),
+    )
+    return (*qualifying, *others)

@@ -1,0 +1,46 @@
+"""Reading the fields selection needs: typed, located, and a clear error for a
+value of the wrong type (the API server would have refused it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from modetable import paths
+from modetable.errors import Location, ModetableError
+from modetable.yamlio import describe, where
+
+# What a field must hold, and how an error names it.
+_KINDS: dict[type, str] = {str: "a string", bool: "true or false", int: "a whole number"}
+
+
+def locate(node: Any, segments: paths.Segments, fallback: Location) -> Location:
+    """Where the value at `segments` is written, or `fallback`."""
+    found = paths.parent_and_key(node, segments)
+    if found is None:
+        return fallback
+    return where(found[0], found[1], fallback)
+
+
+def read(node: Any, path: str | paths.Segments, expect: type, fallback: Location) -> Any:
+    """The value at `path` (None when unset), which must be of type `expect`.
+
+    `expect` is str, bool, int, dict or list; a bool is never an int.
+    """
+    segments = paths.split(path) if isinstance(path, str) else path
+    value = paths.lookup(node, segments)
+    if value is paths.MISSING or value is None:
+        return None
+    wrong_int = expect is int and isinstance(value, bool)
+    if not isinstance(value, expect) or wrong_int:
+        kind = _KINDS.get(expect) or ("a mapping" if expect is dict else "a list")
+        raise ModetableError(
+            f"{paths.render(segments)} must be {kind}, got {describe(value)}",
+            locate(node, segments, fallback),
+        )
+    return value
+
+
+def is_set(node: Any, path: str | paths.Segments) -> bool:
+    """Whether `path` holds a value (an empty mapping counts)."""
+    segments = paths.split(path) if isinstance(path, str) else path
+    return paths.lookup(node, segments) not in (paths.MISSING, None)

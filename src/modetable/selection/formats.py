@@ -1,0 +1,293 @@
+"""A model and a runtime's supportedModelFormats entries: what each holds,
+whether an entry matches, and every difference as the reason spells it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from modetable.errors import Location, ModetableError
+from modetable.manifests import Manifest
+from modetable.paths import render, split
+from modetable.rules.model import Selection, SpecFields
+from modetable.rules.policy import Policy
+from modetable.selection import model_versions
+from modetable.selection.fields import locate, read
+from modetable.selection.rules import selection_rules
+from modetable.yamlio import where as where_in
+
+
+@attrs.frozen
+class Spec:
+    """A modelFormat or a modelFramework. An empty version still counts as set."""
+
+    name: str
+    version: str | None = None
+    operator: str | None = None
+    weight: int | None = None
+
+
+@attrs.frozen
+class ModelFacts:
+    """What selection reads from a model (BaseModel or ClusterBaseModel)."""
+
+    manifest: Manifest | None
+    format: Spec
+    framework: Spec | None
+    architecture: str | None
+    quantization: str | None
+    pipeline: dict[str, Any] | None
+    size: str | None
+    disabled: bool
+
+    @property
+    def format_name(self) -> str:
+        return self.format.name
+
+
+@attrs.frozen
+class Entry:
+    """One supportedModelFormats entry."""
+
+    index: int
+    format: Spec
+    framework: Spec
+    architecture: str | None
+    quantization: str | None
+    pipeline: dict[str, Any] | None
+    auto_select: bool | None
+    priority: int | None
+
+
+def _spec(node: Any, path: str, fields: SpecFields, where: Location, *, entry: bool) -> Spec | None:
+    value = read(node, path, dict, where)
+    if value is None:
+        return None
+    segments = split(path)
+    name = read(value, fields.name, str, locate(node, segments, where))
+    if name is None:
+        if entry:
+            raise ModetableError(
+                f"{render((*segments, fields.name))} is required", locate(node, segments, where)
+            )
+        name = ""
+    here = locate(node, segments, where)
+    return Spec(
+        name=name,
+        version=read(value, fields.version, str, here),
+        operator=read(value, fields.operator, str, here),
+        weight=read(value, fields.weight, int, here),
+    )
+
+
+def model_facts(selection: Selection, model: Manifest) -> ModelFacts:
+    fields, where = selection.model, model.where
+    body = model.body
+    return ModelFacts(
+        manifest=model,
+        # OME's model always has a format; an unset one has an empty name.
+        format=_spec(body, fields.format, selection.spec_fields, where, entry=False)
+        or Spec(name=""),
+        framework=_spec(body, fields.framework, selection.spec_fields, where, entry=False),
+        architecture=read(body, fields.architecture, str, where),
+        quantization=read(body, fields.quantization, str, where),
+        pipeline=read(body, fields.pipeline, dict, where),
+        size=read(body, fields.size, str, where),
+        disabled=bool(read(body, fields.disabled, bool, where)),
+    )
+
+
+def entries_of(
+    selection: Selection, spec_holder: dict[str, Any], where: Location
+) -> tuple[Entry, ...]:
+    """The runtime's entries; `spec_holder` is `{"spec": <the spec read>}`."""
+    fields = selection.entry
+    items = read(spec_holder, selection.runtime.entries, list, where) or []
+    list_where = locate(spec_holder, split(selection.runtime.entries), where)
+    entries = []
+    for index, item in enumerate(items):
+        here = where_in(items, index, list_where)
+        if not isinstance(item, dict):
+            raise ModetableError(f"{selection.runtime.entries}[{index}] must be a mapping", here)
+        format_spec = _spec(item, fields.format, selection.spec_fields, here, entry=True)
+        framework = _spec(item, fields.framework, selection.spec_fields, here, entry=True)
+        for side, spec in ((fields.format, format_spec), (fields.framework, framework)):
+            if spec is None:
+                raise ModetableError(
+                    f"{selection.runtime.entries}[{index}].{side} is required "
+                    "(the API server refuses an entry without it)",
+                    here,
+                )
+        assert format_spec is not None and framework is not None
+        entries.append(
+            Entry(
+                index=index,
+                format=format_spec,
+                framework=framework,
+                architecture=read(item, fields.architecture, str, here),
+                quantization=read(item, fields.quantization, str, here),
+                pipeline=read(item, fields.pipeline, dict, here),
+                auto_select=read(item, fields.auto_select, bool, here),
+                priority=read(item, fields.priority, int, here),
+            )
+        )
+    return tuple(entries)
+
+
+def label(policy: Policy, model: ModelFacts) -> str:
+    """`mt:safetensors:1.0.0:Qwen2ForCausalLM:transformers:4.40.1`; unset parts left out."""
+    rule = selection_rules(policy).formats.label
+    values = {
+        "format_name": model.format_name,
+        "format_version": model.format.version,
+        "architecture": model.architecture,
+        "quantization": model.quantization,
+        "framework_name": model.framework.name if model.framework else None,
+        "framework_version": model.framework.version if model.framework else None,
+    }
+    parts = [values[part] for part in rule.parts]
+    return rule.prefix + rule.separator.join(p for p in parts if p is not None)
+
+
+# --- one side (format or framework): names, then versions -------------------
+
+
+def side_difference(policy: Policy, side: str, entry: Spec, model: Spec | None) -> str | None:
+    """Why the entry's format (or framework) does not match the model's, or None."""
+    word = selection_rules(policy).formats.sides[side]
+    if model is None:
+        return policy.message("side_missing", side=word, runtime=entry.name)
+    if entry.name != model.name:
+        return policy.message("name_mismatch", side=word, model=model.name, runtime=entry.name)
+    if entry.version is not None and model.version is not None:
+        versions = selection_rules(policy).versions
+        if model_versions.accepts(entry.version, model.version, entry.operator, versions):
+            return None
+        return policy.message(
+            "version_mismatch", side=word, model=model.version, runtime=entry.version
+        )
+    if entry.version is not None:
+        return policy.message("version_missing", side=word, runtime=entry.version)
+    if model.version is not None:
+        return policy.message("version_unrequired", side=word)
+    return None
+
+
+def sides_match(policy: Policy, entry: Entry, model: ModelFacts) -> bool:
+    """Format and framework agree, names and versions (what the score counts)."""
+    return (
+        side_difference(policy, "format", entry.format, model.format) is None
+        and side_difference(policy, "framework", entry.framework, model.framework) is None
+    )
+
+
+def attribute_difference(
+    policy: Policy, attribute: str, entry: str | None, model: str | None
+) -> str | None:
+    """Architecture or quantization: a value on one side only is a mismatch."""
+    word = selection_rules(policy).formats.attributes[attribute]
+    if entry is None and model is None:
+        return None
+    if entry is None:
+        return policy.message("attribute_unrequired", attribute=word, model=model)
+    if model is None:
+        return policy.message("attribute_missing", attribute=word, runtime=entry)
+    if entry != model:
+        return policy.message("attribute_mismatch", attribute=word, model=model, runtime=entry)
+    return None
+
+
+# --- the diffusion pipeline: only its first mismatch ----------------------
+
+
+def pipeline_difference(
+    policy: Policy, entry: dict[str, Any] | None, model: dict[str, Any] | None
+) -> str | None:
+    rule = selection_rules(policy).formats.pipeline
+    if entry is None:
+        return None
+    if model is None:
+        return policy.message("pipeline_missing")
+    wanted = entry.get(rule.class_name)
+    if wanted is not None and model.get(rule.class_name) != wanted:
+        have = model.get(rule.class_name)
+        return policy.message(
+            "pipeline_class_mismatch", model=rule.absent if have is None else have, runtime=wanted
+        )
+    for component in rule.components:
+        found = _component_difference(policy, component, entry.get(component), model.get(component))
+        if found:
+            return found
+    required = entry.get(rule.additional) or {}
+    if required:
+        present = model.get(rule.additional) or {}
+        if not present:
+            return policy.message("pipeline_additional_missing")
+        for key in sorted(required):
+            if key not in present:
+                return policy.message("pipeline_additional_component_missing", component=key)
+            found = _component_difference(policy, key, required[key], present[key])
+            if found:
+                return found
+    return None
+
+
+def _component_difference(policy: Policy, name: str, entry: Any, model: Any) -> str | None:
+    rule = selection_rules(policy).formats.pipeline
+    if entry is None:
+        return None
+    if model is None:
+        return policy.message("pipeline_component_missing", component=name)
+    for field in rule.component_fields:
+        wanted = _text(entry, field)
+        have = _text(model, field)
+        if wanted and wanted != have:
+            return policy.message(
+                "pipeline_field_mismatch", component=name, field=field, model=have, runtime=wanted
+            )
+    return None
+
+
+def _text(node: Any, key: str) -> str:
+    value = node.get(key) if isinstance(node, dict) else None
+    return "" if value is None else str(value)
+
+
+# --- a whole entry --------------------------------------------------------
+
+
+def differences(policy: Policy, entry: Entry, model: ModelFacts) -> list[str]:
+    """Every way `entry` differs from `model`, in the rules' order."""
+    found: list[str | None] = []
+    for difference in selection_rules(policy).formats.differences:
+        if difference == "pipeline":
+            found.append(pipeline_difference(policy, entry.pipeline, model.pipeline))
+        elif difference in ("architecture", "quantization"):
+            found.append(
+                attribute_difference(
+                    policy, difference, getattr(entry, difference), getattr(model, difference)
+                )
+            )
+        else:
+            found.append(
+                side_difference(
+                    policy, difference, getattr(entry, difference), getattr(model, difference)
+                )
+            )
+    return [text for text in found if text is not None]
+
+
+def first_match(policy: Policy, entries: tuple[Entry, ...], model: ModelFacts) -> Entry | None:
+    return next((e for e in entries if not differences(policy, e, model)), None)
+
+
+def format_reason(policy: Policy, entries: tuple[Entry, ...], model: ModelFacts) -> str:
+    """`model format '<label>' not in supported formats: <entries>`."""
+    rules = selection_rules(policy).formats
+    if entries:
+        parts = [rules.difference_separator.join(differences(policy, e, model)) for e in entries]
+        listed = rules.entry_separator.join(parts)
+    else:
+        listed = policy.message("no_supported_formats")
+    return policy.message("format_not_supported", label=label(policy, model), entries=listed)

@@ -1,0 +1,105 @@
+"""Format and framework versions as OME's selection reads them: the grammar,
+the comparison, and the operators (all their rules in `selection.versions`).
+
+This is not PEP 440: `4.45.0.dev0` has a suffix that only an equal version
+matches, `1.0` equals `1.0.0`, and a leading zero makes a version invalid.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from modetable.rules.model import ModelVersions
+
+# Outcomes of comparing the entry's version (left) with the model's.
+LESS = "less"
+EQUAL = "equal"
+GREATER = "greater"
+_MAX_NUMBER = 2**64  # the numbers are unsigned 64-bit in OME
+
+
+@attrs.frozen
+class ModelVersion:
+    text: str
+    prefix: str
+    numbers: tuple[int, ...]
+    parts: int
+    # One tuple of dot-separated pieces per suffix mark, in the marks' order.
+    suffixes: tuple[tuple[str, ...], ...]
+
+    @property
+    def suffixed(self) -> bool:
+        return any(self.suffixes)
+
+
+def _number(text: str) -> int | None:
+    if not text or not (text.isascii() and text.isdigit()):
+        return None
+    if len(text) > 1 and text[0] == "0":
+        return None
+    value = int(text)
+    return value if value < _MAX_NUMBER else None
+
+
+def _split_suffixes(last: str, marks: tuple[str, ...]) -> tuple[str, tuple[tuple[str, ...], ...]]:
+    """The last part's number, and its suffixes split off mark by mark (in order)."""
+    suffixes = []
+    for mark in marks:
+        head, found, tail = last.partition(mark)
+        if found:
+            last = head
+            suffixes.append(tuple(tail.split(".")))
+        else:
+            suffixes.append(())
+    return last, tuple(suffixes)
+
+
+def parse(text: str, rules: ModelVersions) -> ModelVersion | None:
+    """The version `text` spells, or None when it is not one (it never matches)."""
+    if not text:
+        return None
+    pieces = text.split(".", rules.max_parts - 1)
+    prefix = next((p for p in rules.prefixes if pieces[0].startswith(p)), "")
+    pieces[0] = pieces[0][len(prefix) :]
+    suffixes: tuple[tuple[str, ...], ...] = ((),) * len(rules.suffix_marks)
+    if len(pieces) == rules.max_parts:
+        # Only the last of all the parts may carry suffixes.
+        pieces[-1], suffixes = _split_suffixes(pieces[-1], rules.suffix_marks)
+        if any(piece == "" for suffix in suffixes for piece in suffix):
+            return None
+    numbers = [_number(piece) for piece in pieces]
+    if any(n is None for n in numbers):
+        return None
+    padded = tuple(n or 0 for n in numbers) + (0,) * (rules.max_parts - len(numbers))
+    return ModelVersion(
+        text=text, prefix=prefix, numbers=padded, parts=len(pieces), suffixes=suffixes
+    )
+
+
+def compare(left: ModelVersion, right: ModelVersion) -> str:
+    """Numbers first (a missing part is 0, the prefix ignored), then each suffix."""
+    for mine, theirs in (
+        (left.numbers, right.numbers),
+        *zip(left.suffixes, right.suffixes, strict=True),
+    ):
+        if mine != theirs:
+            return GREATER if mine > theirs else LESS
+    return EQUAL
+
+
+def accepts(entry: str, model: str, operator: str | None, rules: ModelVersions) -> bool:
+    """Whether an entry's version and operator accept the model's version."""
+    entry_version = parse(entry, rules)
+    model_version = parse(model, rules)
+    if entry_version is None or model_version is None:
+        return False
+    if entry_version.suffixed or model_version.suffixed:
+        rule = rules.suffixed
+    else:
+        name = rules.default_operator if operator is None else operator
+        rule = rules.operators.get(name, rules.other_operator)
+    if rule.same_shape and (
+        entry_version.parts != model_version.parts or entry_version.prefix != model_version.prefix
+    ):
+        return False
+    return compare(entry_version, model_version) in rule.accepts

@@ -1,0 +1,359 @@
+"""Selection for one InferenceService as OME reaches it: the runtime it uses
+(picked, or named), or why none; what admission, events and conditions show;
+and the mode each component then runs in.
+
+`select` is the reference: plain and complete. Every text comes from the rules;
+which texts an outcome shows is `selection.outcomes`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from modetable.admission import STAGE_ORDER, Admission, Denial, admit
+from modetable.manifests import Cluster, Manifest
+from modetable.modes import Resolution
+from modetable.paths import render, split
+from modetable.rules.policy import Policy
+from modetable.running import effective
+from modetable.runtimes import (
+    InheritanceError,
+    RuntimeRefRequest,
+    find_named_runtime,
+    runtime_request,
+)
+from modetable.selection.checks import (
+    Candidate,
+    Context,
+    assess,
+    make_context,
+    order,
+    runtime_view,
+)
+from modetable.selection.fields import is_set, read
+from modetable.selection.formats import model_facts
+from modetable.selection.rules import selection_rules
+from modetable.versions import in_force
+
+# Outcomes (keys of `selection.outcomes`).
+PICKED = "picked"
+NAMED = "named"
+NAMED_UNSUPPORTED = "named_unsupported"
+NONE = "none"
+
+
+@attrs.frozen
+class Event:
+    type: str
+    reason: str
+    message: str
+    source: str | None = None
+
+
+@attrs.frozen
+class Condition:
+    type: str
+    status: str
+    reason: str
+    message: str | None = None
+    severity: str | None = None
+
+
+@attrs.frozen(eq=False)
+class Outcome:
+    """What OME does with one InferenceService, and why.
+
+    `result` is the outcome's key in the rules (`picked`, `named`, `none`,
+    `model_missing`...). `candidates` is auto-selection over every runtime of
+    the namespace and cluster (hypothetical when the runtime is named), in
+    explain's order; `named_check` is the named runtime's own check.
+    """
+
+    isvc: Manifest
+    version: str
+    result: str
+    runtime: Manifest | None
+    named: bool
+    message: str | None
+    admission: Admission
+    events: tuple[Event, ...]
+    conditions: tuple[Condition, ...]
+    components: dict[str, Resolution]
+    reconcile: dict[str, str]
+    candidates: tuple[Candidate, ...] = ()
+    model: Manifest | None = None
+    named_check: Candidate | None = None
+    no_workload: bool = False
+
+    @property
+    def picked(self) -> Candidate | None:
+        """The auto-selected runtime's assessment, when one was picked."""
+        if self.result != PICKED:
+            return None
+        return next((c for c in self.candidates if c.runtime is self.runtime), None)
+
+
+@attrs.frozen
+class ModelRef:
+    name: str
+    kind: str
+
+
+def model_reference(policy: Policy, isvc: Manifest) -> ModelRef | str | None:
+    """The model `spec.model` names; None without spec.model; the path of the
+    missing name when spec.model has none."""
+    rules = selection_rules(policy).model_ref
+    node = read(isvc.body, rules.path, dict, isvc.where)
+    if node is None:
+        return None
+    name = read(node, rules.name, str, isvc.where)
+    if not name:
+        return render((*split(rules.path), rules.name))
+    kind = read(node, rules.kind, str, isvc.where) or rules.default_kind
+    return ModelRef(name=name, kind=kind)
+
+
+def find_model(
+    policy: Policy, cluster: Cluster, kind: str, name: str, namespace: str
+) -> Manifest | None:
+    """A BaseModel in the namespace, or a ClusterBaseModel (by the kind's scope)."""
+    for ref in policy.rules.manifests.models:
+        if ref.kind == kind:
+            return cluster.get(kind, name, namespace if ref.scope == "namespace" else None)
+    return None
+
+
+def _scope_of(policy: Policy, kind: str) -> str | None:
+    return next((r.scope for r in policy.rules.manifests.runtimes if r.kind == kind), None)
+
+
+def _conditions(
+    policy: Policy, isvc: Manifest, request: RuntimeRefRequest | None, has_model: bool
+) -> dict[str, bool]:
+    """The facts an effect's `when` can require."""
+    hook = selection_rules(policy).webhook
+    body = isvc.body
+    has_engine = is_set(body, hook.requires)
+    own_image = any(is_set(body, p) for p in hook.own_image_any) or (
+        bool(hook.own_image_all) and all(is_set(body, p) for p in hook.own_image_all)
+    )
+    kind_scope = _scope_of(policy, request.kind) if request else None
+    return {
+        "webhook_selects": has_engine and not own_image,
+        "has_engine": has_engine,
+        "auto_sync": request is None or request.auto_sync,
+        "pinned": request is not None and not request.auto_sync,
+        "has_model": has_model,
+        "no_model": not has_model,
+        "kind_cluster": kind_scope == "cluster",
+        "kind_namespace": kind_scope == "namespace",
+    }
+
+
+@attrs.frozen(eq=False)
+class _Case:
+    """What `select` knows so far about one InferenceService."""
+
+    policy: Policy
+    cluster: Cluster
+    isvc: Manifest
+    when: dict[str, bool]
+    values: dict[str, Any]
+    candidates: tuple[Candidate, ...] = ()
+    model: Manifest | None = None
+
+    def finish(
+        self,
+        *results: str,
+        message: str | None = None,
+        used: Manifest | None = None,
+        named: bool = False,
+        named_check: Candidate | None = None,
+        **values: Any,
+    ) -> Outcome:
+        policy = self.policy
+        rules = selection_rules(policy)
+        fill = {**self.values, **values, "message": message or ""}
+        warnings: list[str] = []
+        denials: list[Denial] = []
+        events: list[Event] = []
+        conditions: list[Condition] = []
+        for result in results:
+            for effect in rules.outcomes.get(result, ()):
+                if not in_force(effect.since, effect.until, policy.version):
+                    continue
+                if not all(self.when[w] for w in effect.when):
+                    continue
+                text = policy.message(effect.message, **fill) if effect.message else message
+                if effect.emit == "warning" and text is not None:
+                    warnings.append(text)
+                elif effect.emit == "denial" and text is not None:
+                    shown = policy.stage_message(
+                        effect.stage, kind=self.isvc.kind, name=self.isvc.name, message=text
+                    )
+                    denials.append(Denial(f"selection/{result}", effect.stage, text, shown))
+                elif effect.emit == "event" and text is not None:
+                    events.append(
+                        Event(effect.type or "", effect.reason or "", text, effect.source)
+                    )
+                elif effect.emit == "condition":
+                    conditions.append(
+                        Condition(
+                            effect.type or "",
+                            effect.status or "",
+                            effect.reason or "",
+                            text,
+                            effect.severity,
+                        )
+                    )
+        if message is None and used is None and denials:
+            message = denials[0].reason
+        modes = admit(policy, self.isvc)
+        every = sorted([*modes.denials, *denials], key=lambda d: STAGE_ORDER.index(d.stage))
+        admission = Admission(
+            allowed=not every,
+            message=every[0].message if every else None,
+            warnings=(*modes.warnings, *warnings),
+            denials=tuple(every),
+        )
+        running = effective(policy, self.cluster, self.isvc, used, named)
+        return Outcome(
+            isvc=self.isvc,
+            version=policy.version,
+            result=results[-1],
+            runtime=used,
+            named=named,
+            message=message,
+            admission=admission,
+            events=tuple(events),
+            conditions=tuple(conditions),
+            components=running.components,
+            reconcile=running.reconcile,
+            candidates=self.candidates,
+            model=self.model,
+            named_check=named_check,
+            no_workload=running.no_workload,
+        )
+
+
+def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
+    """The runtime OME uses for `isvc` among `cluster`'s runtimes and models, and
+    everything that shows it (the reference implementation)."""
+    rules = selection_rules(policy)
+    request = runtime_request(policy, isvc)
+    ref = model_reference(policy, isvc)
+    case = _Case(
+        policy=policy,
+        cluster=cluster,
+        isvc=isvc,
+        when=_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
+        values={
+            "model": ref.name if isinstance(ref, ModelRef) else "",
+            "namespace": isvc.namespace,
+            "runtime": request.name if request else "",
+        },
+    )
+    if isinstance(ref, str):
+        return case.finish("model_name_missing", path=ref)
+    if ref is None:
+        if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
+            return case.finish("no_model_or_runtime", path=rules.model_ref.path)
+        # Since v1.3 a runtime-only InferenceService skips all model work.
+        return _named(case, request, None)
+    model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
+    if model is None:
+        return case.finish(
+            "model_missing", message=policy.message("model_not_found", **case.values)
+        )
+    case = attrs.evolve(case, model=model)
+    facts = model_facts(rules, model)
+    if facts.disabled:
+        return case.finish(
+            "model_disabled", message=policy.message("model_disabled", **case.values)
+        )
+    ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
+    candidates = order(
+        policy, [assess(ctx, runtime) for runtime in cluster.runtimes_for(isvc.namespace)]
+    )
+    case = attrs.evolve(
+        case, candidates=candidates, values={**case.values, "format": facts.format_name}
+    )
+    if request is not None:
+        return _named(case, request, ctx)
+    if not facts.format_name:
+        return case.finish("model_format_missing", message=policy.message("model_format_required"))
+    qualifying = [c for c in candidates if c.compatible]
+    if qualifying:
+        picked = qualifying[0]
+        return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
+    return case.finish(NONE, message=no_runtime_message(ctx, candidates))
+
+
+def _named(case: _Case, request: RuntimeRefRequest, ctx: Context | None) -> Outcome:
+    """The runtime the InferenceService names: used even when its checks fail."""
+    policy, rules = case.policy, selection_rules(case.policy)
+    runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
+    if runtime is None:
+        key = (
+            "serving_runtime_not_found"
+            if case.when["kind_namespace"]
+            else "runtime_not_found_anywhere"
+        )
+        return case.finish(
+            "runtime_missing", message=policy.message(key, **case.values, cluster="cluster")
+        )
+    try:
+        view = runtime_view(policy, case.cluster, runtime, named=True)
+    except InheritanceError as exc:
+        return case.finish("chain_broken", message=exc.message)
+    if read(view.holder, rules.runtime.disabled, bool, runtime.where):
+        message = policy.message(
+            "named_runtime_disabled", scope=rules.scope_words[runtime.scope], runtime=runtime.name
+        )
+        return case.finish("runtime_disabled", message=message)
+    if ctx is None:
+        return case.finish(NAMED, used=runtime, named=True)
+    check = assess(ctx, runtime, named=True, view=view)
+    if check.compatible:
+        return case.finish(NAMED, used=runtime, named=True, named_check=check)
+    failed = next(c for c in rules.checks if c.id == check.failed_check)
+    detail = policy.message(
+        "unsupported_detail",
+        runtime=runtime.name,
+        model_slot=ctx.model.format_name if failed.model_slot == "format" else "",
+        reason=check.reason,
+    )
+    return case.finish(
+        NAMED, NAMED_UNSUPPORTED, used=runtime, named=True, named_check=check, detail=detail
+    )
+
+
+def no_runtime_message(ctx: Context, candidates: tuple[Candidate, ...]) -> str:
+    """`no runtime found to support model ...`: the counts, and the runtimes that
+    failed a listed check, by name, each with its first reason."""
+    policy = ctx.policy
+    rules = selection_rules(policy).no_runtime
+    parts = [
+        policy.message("no_runtime_found", format=ctx.model.format_name, namespace=ctx.namespace)
+    ]
+    if candidates:
+        namespaced = sum(1 for c in candidates if c.scope == "namespace")
+        parts.append(
+            policy.message(
+                "no_runtime_checked",
+                total=len(candidates),
+                namespaced=namespaced,
+                cluster=len(candidates) - namespaced,
+            )
+        )
+    excluded = sorted(
+        (c for c in candidates if c.listed), key=lambda c: (c.name, c.scope != "namespace")
+    )
+    if excluded:
+        items = rules.item_separator.join(
+            policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded
+        )
+        parts.append(policy.message("no_runtime_excluded", excluded=items))
+    return rules.separator.join(parts)

@@ -1,0 +1,75 @@
+"""The score of a runtime for a model, what `explain` shows of it, and the
+ranking of the runtimes that qualify (their rules in `selection.score` and
+`selection.ranking`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from modetable.rules.model import Weight
+from modetable.rules.policy import Policy
+from modetable.selection.formats import Entry, ModelFacts, sides_match
+from modetable.selection.rules import selection_rules
+
+
+def _counted(weight: int | None, rule: Weight) -> int:
+    """A weight as the score counts it: unset is the default, 0 counts extra."""
+    if weight is None:
+        return rule.default
+    return rule.zero_counts_as if weight == 0 else weight
+
+
+def priority_of(policy: Policy, entry: Entry) -> int:
+    default = selection_rules(policy).score.default_priority
+    return default if entry.priority is None else entry.priority
+
+
+def entry_score(policy: Policy, entry: Entry) -> int:
+    rules = selection_rules(policy).score
+    weights = _counted(entry.format.weight, rules.format_weight) + _counted(
+        entry.framework.weight, rules.framework_weight
+    )
+    return weights * priority_of(policy, entry)
+
+
+def score(policy: Policy, entries: tuple[Entry, ...], model: ModelFacts) -> int:
+    """The best entry score over entries matching the model's format and framework
+    (names and versions), leaving out `autoSelect: false`; 0 with none."""
+    scores = [
+        entry_score(policy, e)
+        for e in entries
+        if e.auto_select is not False and sides_match(policy, e, model)
+    ]
+    return max(scores) if scores else 0
+
+
+def shown_weight(policy: Policy, entry: Entry) -> int:
+    """explain's WEIGHT: each weight (unset: the default) times the priority,
+    leaving out weights of 0 or less."""
+    rules = selection_rules(policy).score
+    priority = priority_of(policy, entry)
+    total = 0
+    for weight, rule in (
+        (entry.format.weight, rules.format_weight),
+        (entry.framework.weight, rules.framework_weight),
+    ):
+        value = rule.default if weight is None else weight
+        if value > 0:
+            total += value * priority
+    return total
+
+
+# The ranking keys: each maps a candidate to a sort key, smaller first.
+_RANK_KEYS: dict[str, Callable[[Any], Any]] = {
+    "namespace_first": lambda c: c.scope != "namespace",
+    "score": lambda c: -(c.score or 0),
+    "size_distance": lambda c: c.distance or 0.0,
+    "name": lambda c: c.name,
+}
+
+
+def rank_key(policy: Policy) -> Callable[[Any], tuple[Any, ...]]:
+    """The sort key of the runtimes that qualify, per `selection.ranking`."""
+    keys = [_RANK_KEYS[k] for k in selection_rules(policy).ranking]
+    return lambda candidate: tuple(key(candidate) for key in keys)
