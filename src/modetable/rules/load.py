@@ -25,7 +25,8 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from modetable.errors import ErrorList, Location, ModetableError
-from modetable.rules.model import Condition, RuleFile, RunningMerge
+from modetable.rules.kinds import yaml_key
+from modetable.rules.model import Condition, RuleFile
 from modetable.yamlio import YamlList, YamlMap, decode, load_documents
 
 PathPart = str | int
@@ -157,7 +158,11 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook_factory(is_literal, literal_hook_factory)
 
     def attrs_factory(type_: Any) -> Any:
-        overrides = {"source": override(rename="from")} if type_ is RunningMerge else {}
+        overrides = {
+            field.name: override(rename=yaml_key(field))
+            for field in attrs.fields(type_)
+            if yaml_key(field) != field.name
+        }
         inner = make_dict_structure_fn(type_, converter, **overrides)
 
         def hook(value: Any, _t: Any) -> Any:
@@ -272,13 +277,29 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
     document, start = documents[0]
     if not isinstance(document, dict):
         raise ModetableError("a rules file is a mapping", start)
+    from modetable.rules.validate import validate
+
+    errors: list[ModetableError] = []
     try:
         rules = converter().structure(document, RuleFile)
-    except (ClassValidationError, IterableValidationError) as exc:
-        raise ErrorList(structure_errors(document, file, exc)) from None
-    except (_StructureError, ValueError, TypeError, KeyError) as exc:
-        raise ErrorList(structure_errors(document, file, exc)) from None
+    except (ClassValidationError, IterableValidationError, _StructureError) as exc:
+        errors = structure_errors(document, file, exc)
+    except (ValueError, TypeError, KeyError) as exc:
+        errors = structure_errors(document, file, exc)
+    # The meaning is checked even when the shape is not, so one run reports all.
+    errors.extend(validate(document, file))
+    if errors:
+        raise ErrorList(_in_file_order(errors))
     return rules, document
+
+
+def _in_file_order(errors: list[ModetableError]) -> list[ModetableError]:
+    def position(error: ModetableError) -> tuple[int, int]:
+        where = error.where
+        return (where.line or 0, where.col or 0) if where else (0, 0)
+
+    unique = {str(e): e for e in errors}
+    return sorted(unique.values(), key=position)
 
 
 def bundled_rules_path() -> Path:

@@ -7,9 +7,12 @@ version-gated carries `since` (inclusive) and `until` (exclusive).
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 import attrs
+
+from modetable.rules.kinds import Defines, Ref, Template, Templates
 
 Status = Literal["current", "deprecated", "legacy"]
 Compared = Literal["always", "when_declared", "never"]
@@ -20,13 +23,61 @@ HitPolicy = Literal["UNIQUE", "FIRST", "ANY"]
 Stage = Literal["schema", "webhook"]
 AdmissionCheck = Literal["allowed_values", "agree_when_any"]
 Scope = Literal["namespace", "cluster"]
-# A row's condition on one input: "-", "none", "mode", "same", "different", or a list of modes.
-Condition = str | tuple[str, ...]
+Purpose = Literal["requested", "declared", "running"]
+
+# Names, typed by what they name (rules/kinds.py): validation checks that each
+# reference names something defined, so a new field gets checked by its type.
+# Every `since` and `until` names a listed version (checked by convention).
+VersionName = Annotated[str, Defines("version")]
+ModeName = Annotated[str, Ref("mode")]
+ComponentName = Annotated[str, Ref("component")]
+SourceId = Annotated[str, Ref("source")]
+KindName = Annotated[str, Ref("kind")]
+MessageKey = Annotated[str, Ref("message")]
+
+# The placeholders of a path, filled per component (Policy.placeholder_values).
+PATH_PARAMS = ("component", "isvc_field", "runtime_field", "annotation_key")
+PathTemplate = Annotated[str, Template(PATH_PARAMS)]
+
+# A row's condition on one input: "-", "none", "mode", "same", "different", a
+# mode, or a list of modes.
+CONDITION_WORDS = ("-", "none", "mode", "same", "different")
+Condition = Annotated[str, Ref("mode", also=CONDITION_WORDS)] | tuple[ModeName, ...]
+
+# What the engine passes each explanation (modes.py) and each admission
+# stage's wrapper (admission.py): the contract their placeholders are checked
+# against. A message a rule names gets what that rule's field says
+# (Ref.params); one the code names itself, what the call passes
+# (rules/callsites.py, checked by `modetable rules check`).
+EXPLANATION_PARAMS: Mapping[str, tuple[str, ...]] = {
+    "used": ("mode", "value"),
+    "absent": (),
+    "shadowed": ("value", "source"),
+    "not_in_version": ("value", "range"),
+    "does_not_count": ("value",),
+    "when_named": ("value",),
+    "not_valid": ("value", "version"),
+    "not_accepted": ("value", "accepts"),
+}
+STAGE_PARAMS: Mapping[str, tuple[str, ...]] = {
+    "schema": ("kind", "name", "message"),
+    "webhook": ("kind", "name", "message"),
+}
+ROW_MESSAGE_PARAMS = ("component", "runtime_mode", "isvc_mode")
+
+
+def _admission_message_params(rule: Mapping[str, Any]) -> tuple[str, ...]:
+    """allowed_values passes the value and the supported list; agree_when_any
+    passes each component's requested mode under the component's name."""
+    if rule.get("check") == "allowed_values":
+        return ("value", "supported")
+    components = rule.get("components") or ()
+    return tuple(c for c in components if isinstance(c, str))
 
 
 @attrs.frozen
 class KindRef:
-    kind: str
+    kind: Annotated[str, Defines("kind")]
     scope: Scope
 
 
@@ -41,21 +92,21 @@ class Manifests:
 
 @attrs.frozen
 class Mode:
-    name: str
+    name: Annotated[str, Defines("mode", report_unused=True)]
     status: Status
     since: str | None = None
     until: str | None = None
-    replacement: str | None = None
+    replacement: ModeName | None = None
     doc: str = ""
 
 
 @attrs.frozen
 class Component:
-    name: str
+    name: Annotated[str, Defines("component")]
     isvc_field: str
     runtime_field: str
     compared: Compared
-    runs_in: tuple[str, ...]
+    runs_in: tuple[ModeName, ...]
 
 
 @attrs.frozen
@@ -82,15 +133,15 @@ class Source:
     when any of these paths holds a value) or neither (a constant `gives`).
     """
 
-    id: str
+    id: Annotated[str, Defines("source")]
     object: SourceObject | None = None
-    path: str | None = None
-    present: tuple[str, ...] = ()
-    gives: str | None = None
+    path: PathTemplate | None = None
+    present: tuple[PathTemplate, ...] = ()
+    gives: ModeName | None = None
     name: str | None = None
     counts: Counts = "always"
-    accepts: tuple[str, ...] | None = None
-    components: tuple[str, ...] | None = None
+    accepts: tuple[ModeName, ...] | None = None
+    components: tuple[ComponentName, ...] | None = None
     effect: Literal["no_workload"] | None = None
     since: str | None = None
     until: str | None = None
@@ -103,35 +154,60 @@ class Source:
 
 
 @attrs.frozen
+class SourceExample:
+    """Values in the places a purpose's sources read, as a test: the mode that
+    results for `component`, and the source that must decide it (`none`: no
+    source does). `values` maps a source's id to the value its place holds
+    (`set` for a source that checks `present` paths). Runs in each listed
+    version in force.
+    """
+
+    purpose: Purpose
+    component: ComponentName
+    values: dict[SourceId, str]
+    mode: Annotated[str, Ref("mode", also=("none",))]
+    source: Annotated[str, Ref("source", also=("none",))]
+    named: bool = False
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
 class Sources:
     requested: tuple[Source, ...]
     declared: tuple[Source, ...]
     running: tuple[Source, ...]
+    examples: tuple[SourceExample, ...] = ()
 
 
 @attrs.frozen
 class RunningMerge:
-    source: str  # written `from` in the file
-    into: str
+    source: PathTemplate = attrs.field(metadata={"yaml_key": "from"})
+    into: PathTemplate
 
 
 @attrs.frozen
 class Row:
-    id: str
+    id: Annotated[str, Defines("row")]
     requested: Condition
     declared: Condition
-    outcome: str
-    message: str | None = None
+    outcome: Annotated[str, Ref("outcome")]
+    message: Annotated[str, Ref("message", params=ROW_MESSAGE_PARAMS)] | None = None
     since: str | None = None
     until: str | None = None
 
 
 @attrs.frozen
 class Example:
-    requested: str
-    declared: str
-    outcome: str
-    row: str
+    """A row of the table as a test: these inputs give `outcome`, from `row`.
+
+    It runs in each listed version in force where the modes it names are valid.
+    """
+
+    requested: Annotated[str, Ref("mode", also=("none",))]
+    declared: Annotated[str, Ref("mode", also=("none",))]
+    outcome: Annotated[str, Ref("outcome")]
+    row: Annotated[str, Ref("row")]
     since: str | None = None
     until: str | None = None
 
@@ -139,46 +215,48 @@ class Example:
 @attrs.frozen
 class Matching:
     hit_policy: HitPolicy
-    inputs: dict[str, str]
-    outcomes: dict[str, str]
+    inputs: Annotated[
+        dict[str, str], Templates({"requested": PATH_PARAMS, "declared": PATH_PARAMS})
+    ]
+    outcomes: dict[Annotated[str, Defines("outcome", report_unused=True)], str]
     rows: tuple[Row, ...]
     examples: tuple[Example, ...] = ()
 
 
 @attrs.frozen
 class AdmissionRule:
-    id: str
+    id: Annotated[str, Defines("admission rule")]
     stage: Stage
     check: AdmissionCheck
-    message: str
-    source: str | None = None
-    values: tuple[str, ...] = ()
-    components: tuple[str, ...] = ()
+    message: Annotated[str, Ref("message", params=_admission_message_params)]
+    source: SourceId | None = None
+    values: tuple[ModeName, ...] = ()
+    components: tuple[ComponentName, ...] = ()
     since: str | None = None
     until: str | None = None
 
 
 @attrs.frozen
 class RunFailure:
-    id: str
-    components: tuple[str, ...]
-    modes: tuple[str, ...]
-    log: str
-    error: str
+    id: Annotated[str, Defines("run failure")]
+    components: tuple[ComponentName, ...]
+    modes: tuple[ModeName, ...]
+    log: Annotated[str, Ref("message", params=())]
+    error: Annotated[str, Ref("message", params=())]
     stops_later: bool = False
 
 
 @attrs.frozen
 class InheritanceMessages:
-    parent_missing: str
-    cycle: str
-    too_deep: str
+    parent_missing: Annotated[str, Ref("message", params=("parent", "chain"))]
+    cycle: Annotated[str, Ref("message", params=("chain",))]
+    too_deep: Annotated[str, Ref("message", params=("max", "chain"))]
 
 
 @attrs.frozen
 class RefLookup:
-    order: tuple[str, ...]
-    kind: str | None = None
+    order: tuple[KindName, ...]
+    kind: KindName | None = None
     since: str | None = None
     until: str | None = None
 
@@ -188,7 +266,7 @@ class RuntimeRef:
     name: str
     kind: str
     auto_sync: str
-    default_kind: str
+    default_kind: KindName
     lookups: tuple[RefLookup, ...]
 
 
@@ -217,10 +295,10 @@ class ModeMove:
     """A component's move from one mode to another: what breaks, what stays behind."""
 
     id: str
-    from_mode: str
-    to_mode: str
+    from_mode: ModeName
+    to_mode: ModeName
     breaks: tuple[MoveBreak, ...] = ()
-    note: str | None = None
+    note: MessageKey | None = None
 
 
 # Runtime selection (the `selection:` section).
@@ -326,7 +404,7 @@ class WebhookSelects:
 class SelectionCheck:
     id: str
     check: SelectionStep
-    message: str | None = None
+    message: MessageKey | None = None
     listed: bool = True
     auto_only: bool = False
     needs_isvc: bool = False
@@ -413,7 +491,7 @@ class Effect:
     """One thing an outcome shows: a warning, a denial, an event or a condition."""
 
     emit: Emit
-    message: str | None = None
+    message: MessageKey | None = None
     stage: Stage = "webhook"
     type: str | None = None
     reason: str | None = None
@@ -432,6 +510,8 @@ class ExplainTable:
     no: str
     empty: str
     words: dict[str, str]
+    # kind → the API resource a "not found" error names (clusterbasemodels.ome.io).
+    resources: dict[str, str] = attrs.Factory(dict)
 
 
 @attrs.frozen
@@ -457,8 +537,12 @@ class Selection:
 
 @attrs.frozen
 class Message:
+    """A message, verbatim; `params` lists what modetable passes it, and every
+    `{placeholder}` of the text must be one of them."""
+
     origin: Origin
-    text: str
+    text: Annotated[str, Template(params_field="params")]
+    params: tuple[str, ...] = ()
     # True when OME's docs do not show the text and modetable reads it from its
     # pattern (decided; see the rules file's comments).
     inferred: bool = False
@@ -504,7 +588,7 @@ class DeclarationTable:
 
 @attrs.frozen
 class MatchingTable:
-    component: str
+    component: ComponentName
     result: str
 
 
@@ -528,7 +612,7 @@ class Docs:
 class RuleFile:
     format: int
     product: str
-    versions: tuple[str, ...]
+    versions: tuple[VersionName, ...]
     annotation_key: str
     manifests: Manifests
     modes: tuple[Mode, ...]
@@ -537,12 +621,12 @@ class RuleFile:
     running_merge: RunningMerge
     matching: Matching
     admission: tuple[AdmissionRule, ...]
-    admission_stages: dict[str, str]
+    admission_stages: Annotated[dict[str, str], Templates(STAGE_PARAMS)]
     run_failures: tuple[RunFailure, ...]
     runtime_ref: RuntimeRef
     inheritance: Inheritance
-    messages: dict[str, Message]
-    explanations: dict[str, str]
+    messages: dict[Annotated[str, Defines("message", report_unused=True)], Message]
+    explanations: Annotated[dict[str, str], Templates(EXPLANATION_PARAMS)]
     mode_moves: tuple[ModeMove, ...] = ()
     selection: Selection | None = None
     docs: Docs | None = None

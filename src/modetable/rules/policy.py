@@ -147,7 +147,18 @@ class Policy:
         return paths.expand(template, self.placeholder_values(component))
 
     def message(self, key: str, **values: object) -> str:
-        return fill(self.rules.messages[key].text, values)
+        """Message `key` filled; it must be given every one of its `params`."""
+        message = self.rules.messages.get(key)
+        if message is None:
+            raise ModetableError(f"the rules have no message {key!r}", Location(self.file))
+        missing = [name for name in message.params if name not in values]
+        if missing:
+            raise ModetableError(
+                f"message {key!r} has params {', '.join(missing)}, "
+                "which modetable does not pass it here",
+                Location(self.file),
+            )
+        return fill(message.text, values)
 
     def explanation(self, key: str, **values: object) -> str:
         return fill(self.rules.explanations[key], values)

@@ -1,0 +1,206 @@
+"""The decision table analysed in every version, in the spirit of DMN analysers.
+
+The inputs are finite (each side declares a mode valid in the version, or
+none), so every combination is tried; nothing is sampled. Codes are stable:
+
+- GAP (error): a combination no row matches; deciding it would fail.
+- OVERLAP (error): two rows match one combination where the hit policy does
+  not allow it (UNIQUE: any two rows; ANY: rows with different outcomes).
+- MASKED (warning): a row that never decides, because earlier rows match
+  every combination it matches (or it matches none at all).
+- UNUSED (warning): a name nothing refers to (a mode, message, outcome), or a
+  version-gated rule in force in none of the listed versions.
+- INVALID (error): the file does not fit modetable's code: a message the code
+  looks up is missing, or has params the code does not pass it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import product
+
+import attrs
+
+from modetable.errors import Location
+from modetable.matching import row_matches
+from modetable.rules.callsites import call_sites
+from modetable.rules.patterns import compress, describe
+from modetable.rules.policy import Policy, RuleSet
+from modetable.rules.validate import index
+from modetable.versions import in_force
+
+ERROR = "error"
+WARNING = "warning"
+SEVERITY = {
+    "INVALID": ERROR,
+    "GAP": ERROR,
+    "OVERLAP": ERROR,
+    "MASKED": WARNING,
+    "UNUSED": WARNING,
+}
+INPUTS = ("requested", "declared")
+NONE = "none"
+
+
+@attrs.frozen
+class Finding:
+    code: str
+    message: str
+    where: Location
+    versions: tuple[str, ...] = ()
+
+    @property
+    def severity(self) -> str:
+        return SEVERITY[self.code]
+
+    def __str__(self) -> str:
+        versions = f" [{', '.join(self.versions)}]" if self.versions else ""
+        return f"{self.where}: {self.severity}: {self.code}{versions}: {self.message}"
+
+
+def analyse(ruleset: RuleSet) -> list[Finding]:
+    """Every finding of the file, each once with the versions it holds in, in file order."""
+    found: dict[tuple[str, str, Location], list[str]] = {}
+    for version in ruleset.versions:
+        for code, message, where in table_findings(ruleset, ruleset.at(version)):
+            found.setdefault((code, message, where), []).append(version)
+    findings = [
+        Finding(code, message, where, tuple(versions))
+        for (code, message, where), versions in found.items()
+    ]
+    findings.extend(code_findings(ruleset))
+    findings.extend(unused(ruleset))
+    return sorted(findings, key=lambda f: (f.where.line or 0, f.where.col or 0, f.code))
+
+
+def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str, Location]]:
+    """GAP, OVERLAP and MASKED for the matching table in force in one version."""
+    rows = [
+        (i, row)
+        for i, row in enumerate(ruleset.rules.matching.rows)
+        if in_force(row.since, row.until, policy.version)
+    ]
+    hit_policy = ruleset.rules.matching.hit_policy
+    values: list[str | None] = [None, *policy.modes]
+    domains = [values, values]
+    gaps: list[tuple[tuple[str | None, ...], str]] = []
+    matched_by: dict[int, list[tuple[str | None, str | None]]] = {i: [] for i, _ in rows}
+    masked_by: dict[int, set[int]] = {i: set() for i, _ in rows}
+    uncovered: set[int] = set()  # rows that match something no earlier row does
+    overlaps: dict[tuple[int, int], list[tuple[tuple[str | None, ...], str]]] = {}
+    for requested, declared in product(values, values):
+        hits = [(i, row) for i, row in rows if row_matches(row, requested, declared)]
+        if not hits:
+            gaps.append(((requested, declared), "gap"))
+            continue
+        for position, (i, _row) in enumerate(hits):
+            matched_by[i].append((requested, declared))
+            if position == 0:
+                uncovered.add(i)
+            else:
+                masked_by[i].add(hits[0][0])
+        for (a, row_a), (b, row_b) in _pairs(hits):
+            if hit_policy == "UNIQUE" or (hit_policy == "ANY" and row_a.outcome != row_b.outcome):
+                overlaps.setdefault((a, b), []).append(((requested, declared), "overlap"))
+    show = _show
+    for inputs, _label in compress(gaps, domains):
+        yield (
+            "GAP",
+            f"no row matches {describe(INPUTS, inputs, show)}",
+            ruleset.where("matching", "rows"),
+        )
+    masked = {i for i, _ in rows if i not in uncovered}
+    by_index = dict(rows)
+    for i in sorted(masked):
+        where = ruleset.where("matching", "rows", i)
+        row = by_index[i]
+        if not matched_by[i]:
+            yield "MASKED", f"row {row.id} matches no input in this version", where
+            continue
+        earlier = ", ".join(by_index[j].id for j in sorted(masked_by[i]))
+        yield (
+            "MASKED",
+            f"row {row.id} never decides: earlier rows ({earlier}) match everything it matches",
+            where,
+        )
+    for (a, b), points in overlaps.items():
+        if a in masked or b in masked:
+            continue  # the MASKED finding says it: fix that row first
+        row_a, row_b = by_index[a], by_index[b]
+        outcomes = (
+            f"both {row_a.outcome}"
+            if row_a.outcome == row_b.outcome
+            else f"{row_a.outcome} and {row_b.outcome}"
+        )
+        cases = "; ".join(describe(INPUTS, inputs, show) for inputs, _ in compress(points, domains))
+        yield (
+            "OVERLAP",
+            f"rows {row_a.id} and {row_b.id} both match {cases} "
+            f"({outcomes}; hit policy {hit_policy})",
+            ruleset.where("matching", "rows", b),
+        )
+
+
+def _pairs(hits: list) -> Iterable[tuple]:
+    for x in range(len(hits)):
+        for y in range(x + 1, len(hits)):
+            yield hits[x], hits[y]
+
+
+def _show(value: str | None) -> str:
+    return NONE if value is None else value
+
+
+def code_findings(ruleset: RuleSet) -> list[Finding]:
+    """Messages modetable's code looks up by key: defined, and given their params."""
+    messages = ruleset.rules.messages
+    findings = []
+    for site in call_sites():
+        message = messages.get(site.key)
+        if message is None:
+            findings.append(
+                Finding(
+                    "INVALID",
+                    f"no message {site.key!r}, which modetable uses ({site.where})",
+                    ruleset.where("messages"),
+                )
+            )
+            continue
+        missing = [p for p in message.params if site.passed is not None and p not in site.passed]
+        if missing:
+            passed = ", ".join(site.passed or ()) or "nothing"
+            findings.append(
+                Finding(
+                    "INVALID",
+                    f"message {site.key!r} has params {', '.join(missing)}, "
+                    f"but modetable passes it {passed} ({site.where})",
+                    ruleset.where("messages", site.key),
+                )
+            )
+    return list(dict.fromkeys(findings))
+
+
+def unused(ruleset: RuleSet) -> list[Finding]:
+    """Names nothing refers to, and rules in force in no listed version."""
+    names, _errors = index(ruleset.document, ruleset.file)
+    in_code = {"message": {site.key for site in call_sites()}}
+    findings = []
+    for kind, definitions in names.definitions.items():
+        referred = names.referred(kind) | in_code.get(kind, set())
+        for name, definition in definitions.items():
+            if definition.report_unused and name not in referred:
+                findings.append(
+                    Finding(
+                        "UNUSED", f"{kind} {name!r} is never referred to", names.where(definition)
+                    )
+                )
+    for path, since, until in names.gated:
+        if not any(in_force(since, until, v) for v in ruleset.versions):
+            findings.append(
+                Finding(
+                    "UNUSED",
+                    "in force in none of the listed versions",
+                    ruleset.where(*path),
+                )
+            )
+    return findings

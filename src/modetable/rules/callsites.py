@@ -1,0 +1,133 @@
+"""Where modetable's own code looks a message up by key, and what it passes.
+
+Most messages are named by a rule (a row's `message`, an admission rule's);
+some the engine names itself (`policy.message("not_reconciled", component=...)`).
+Reading those calls from the source makes them the contract a message's
+`params` is checked against, with no list to keep beside the code. Only
+`modetable rules check` and the tests read the source; loading does not.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import attrs
+
+import modetable
+
+LOOKUPS = ("message",)  # Policy methods that take a message key first
+
+
+@attrs.frozen
+class CallSite:
+    """A call naming message `key`; `passed` is None when it passes `**values`."""
+
+    key: str
+    passed: tuple[str, ...] | None
+    file: str
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@cache
+def call_sites() -> tuple[CallSite, ...]:
+    """Every message lookup by a literal key in modetable's source."""
+    root = Path(modetable.__file__).resolve().parent
+    found: list[CallSite] = []
+    for path in sorted(root.rglob("*.py")):
+        try:
+            text = path.read_text(encoding="utf-8")
+            if not any(f".{name}(" in text for name in LOOKUPS):
+                continue
+            tree = ast.parse(text, str(path))
+        except (OSError, SyntaxError, UnicodeDecodeError):
+            continue
+        relative = f"modetable/{path.relative_to(root).as_posix()}"
+        found.extend(_calls(tree, relative))
+    return tuple(dict.fromkeys(found))  # a nested function is walked with its parent
+
+
+def _calls(tree: ast.Module, file: str) -> Iterator[CallSite]:
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+            continue
+        assigned = _string_assignments(function)
+        mappings = _dict_assignments(function)
+        for node in ast.walk(function):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in LOOKUPS
+                and node.args
+            ):
+                continue
+            first = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                keys = [first.value]
+            elif isinstance(first, ast.Name):
+                keys = assigned.get(first.id, [])  # `key = "a" if ... else "b"`
+            else:
+                continue  # a key a rule names: checked through the rule's field
+            passed = _passed(node, mappings)
+            for key in keys:
+                yield CallSite(key, passed, file, node.lineno)
+
+
+def _string_assignments(function: ast.AST) -> dict[str, list[str]]:
+    """Local names assigned only string literals (possibly chosen by `if`)."""
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+            continue
+        target = node.targets[0]
+        if not isinstance(target, ast.Name):
+            continue
+        strings = _strings(node.value)
+        if strings is not None:
+            found.setdefault(target.id, []).extend(strings)
+    return found
+
+
+def _strings(node: ast.expr) -> list[str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        body, orelse = _strings(node.body), _strings(node.orelse)
+        if body is not None and orelse is not None:
+            return body + orelse
+    return None
+
+
+def _dict_assignments(function: ast.AST) -> dict[str, tuple[str, ...]]:
+    """Local names assigned a dict literal with string keys: those keys."""
+    found: dict[str, tuple[str, ...]] = {}
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Dict)
+            and all(
+                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.value.keys
+            )
+        ):
+            found[node.targets[0].id] = tuple(k.value for k in node.value.keys)  # type: ignore[union-attr]
+    return found
+
+
+def _passed(call: ast.Call, mappings: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
+    names: list[str] = []
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            names.append(keyword.arg)
+        elif isinstance(keyword.value, ast.Name) and keyword.value.id in mappings:
+            names.extend(mappings[keyword.value.id])
+        else:
+            return None  # **values: what it holds is not visible here
+    return tuple(names)

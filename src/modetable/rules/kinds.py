@@ -1,0 +1,91 @@
+"""What a name in the rules file means, as markers on the model's types.
+
+A field typed `Annotated[str, Defines("mode")]` defines a mode name; one typed
+`Annotated[str, Ref("mode")]` must name a defined mode. Validation, the
+analysis (UNUSED) and the JSON Schema read these markers from the types, so a
+new section gets its references checked by typing its fields, with no list of
+fields to keep anywhere else.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import attrs
+
+# What a message reference passes: fixed names, or names that depend on the
+# mapping holding the reference (as written in the file).
+Params = tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
+
+
+@attrs.frozen
+class Defines:
+    """The value (or mapping key) defines a name of `kind`, unique in the file.
+
+    `report_unused`: the analysis reports the name when nothing refers to it.
+    """
+
+    kind: str
+    report_unused: bool = False
+
+
+@attrs.frozen
+class Ref:
+    """The value (or mapping key) names something of `kind` defined elsewhere.
+
+    `also`: words accepted besides the defined names (`none`, `-`).
+    `params`: for a message, what the engine passes it at this reference; the
+    message's own `params` must list exactly these.
+    """
+
+    kind: str
+    also: tuple[str, ...] = ()
+    params: Params | None = None
+
+
+@attrs.frozen
+class Template:
+    """A `{name}` template whose placeholders come from `params`, or from the
+    list in the sibling field `params_field` of the mapping holding it."""
+
+    params: tuple[str, ...] = ()
+    params_field: str | None = None
+
+
+@attrs.frozen(eq=False)  # hashed by identity: type hints must be hashable
+class Templates:
+    """A mapping of templates the engine looks up by key: exactly these keys,
+    each with the placeholders the engine fills."""
+
+    params: Mapping[str, tuple[str, ...]]
+
+
+Marker = Defines | Ref | Template | Templates
+
+
+@functools.cache
+def split_annotated(type_: Any) -> tuple[Any, tuple[Any, ...]]:
+    """(`T`, markers) of `Annotated[T, *markers]`, or (type_, ())."""
+    if typing.get_origin(type_) is typing.Annotated:
+        base, *extras = typing.get_args(type_)
+        inner, more = split_annotated(base)
+        return inner, (*more, *extras)
+    return type_, ()
+
+
+def markers(type_: Any, kind: type) -> Iterator[Any]:
+    return (m for m in split_annotated(type_)[1] if isinstance(m, kind))
+
+
+def field_types(cls: type) -> dict[str, Any]:
+    """An attrs class's field types with their markers (cattrs resolves them too)."""
+    return {field.name: field.type for field in attrs.fields(attrs.resolve_types(cls))}
+
+
+def yaml_key(field: attrs.Attribute) -> str:
+    """The key a field is written under in the file (`metadata={"yaml_key": "from"}`)."""
+    rename = field.metadata.get("yaml_key")
+    return rename if isinstance(rename, str) else field.name

@@ -1,0 +1,352 @@
+"""The meaning of a rules file checked, every problem at once, each at its place.
+
+The walk follows the model's types over the YAML as written (not the
+structured objects), so it runs even where structuring failed, and reports
+with the positions the YAML nodes remember. What it checks comes from the
+markers on the types (`rules/kinds.py`): names defined twice, references to
+names that are not defined, message `params` against what the engine passes,
+`{placeholders}` against what a template receives. By convention every
+`since` and `until` names a listed version, and `since` comes before `until`.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from modetable.errors import Location, ModetableError
+from modetable.rules.kinds import (
+    Defines,
+    Ref,
+    Template,
+    Templates,
+    field_types,
+    split_annotated,
+    yaml_key,
+)
+from modetable.rules.load import locate
+from modetable.rules.model import RuleFile, Source
+from modetable.templates import placeholders
+from modetable.versions import parse_version
+
+PathPart = str | int
+VERSION_FIELDS = ("since", "until")
+_VERSION_REF = typing.Annotated[str, Ref("version")]
+
+
+# Where a name stands: the path of its node, and whether it is a mapping key.
+# Positions are looked up only when reported, to keep loading fast.
+@attrs.frozen
+class Definition:
+    kind: str
+    name: str
+    path: tuple[PathPart, ...]
+    key: bool
+    holder: Any  # what the name names, as written (a mapping), for `params`
+    report_unused: bool
+
+
+@attrs.frozen
+class Reference:
+    kind: str
+    name: str
+    path: tuple[PathPart, ...]
+    key: bool
+    ref: Ref
+    holder: Any  # the mapping holding the reference, as written
+
+
+@attrs.frozen(eq=False)
+class Index:
+    """Every name the file defines and every reference to one."""
+
+    definitions: dict[str, dict[str, Definition]]
+    references: tuple[Reference, ...]
+    document: Any = attrs.field(repr=False)
+    file: str
+    # Everything gated by version: (path, since, until) as written.
+    gated: tuple[tuple[tuple[PathPart, ...], str | None, str | None], ...] = ()
+
+    def names(self, kind: str) -> dict[str, Definition]:
+        return self.definitions.get(kind, {})
+
+    def referred(self, kind: str) -> set[str]:
+        return {r.name for r in self.references if r.kind == kind}
+
+    def where(self, item: Definition | Reference) -> Location:
+        return locate(self.document, item.path, self.file, key=item.key)
+
+
+class _Walker:
+    def __init__(self, document: Any, file: str) -> None:
+        self.document = document
+        self.file = file
+        self.definitions: dict[str, dict[str, Definition]] = {}
+        self.references: list[Reference] = []
+        self.errors: list[ModetableError] = []
+        self.gated: list[tuple[tuple[PathPart, ...], str | None, str | None]] = []
+
+    def where(self, path: tuple[PathPart, ...], *, key: bool = False) -> Location:
+        return locate(self.document, path, self.file, key=key)
+
+    def error(self, message: str, path: tuple[PathPart, ...], *, key: bool = False) -> None:
+        self.errors.append(ModetableError(message, self.where(path, key=key)))
+
+    # The walk: follow the type; skip any value whose shape does not fit it
+    # (structuring reports those).
+    def walk(
+        self, value: Any, type_: Any, path: tuple[PathPart, ...], holder: Any, *, key: bool = False
+    ) -> None:
+        base, marks = split_annotated(type_)
+        if value is None:
+            return
+        origin = typing.get_origin(base)
+        if origin is typing.Union or origin is types.UnionType:
+            branch = _branch_for(value, typing.get_args(base))
+            if branch is not None:
+                self.walk(
+                    value, typing.Annotated[branch, *marks] if marks else branch, path, holder
+                )
+            return
+        if attrs.has(base):
+            if isinstance(value, dict):
+                self.walk_class(value, base, path)
+            return
+        if origin is tuple:
+            if isinstance(value, list):
+                item_type = typing.get_args(base)[0]
+                for index, item in enumerate(value):
+                    self.walk(item, item_type, (*path, index), holder)
+            return
+        if origin is dict:
+            if isinstance(value, dict):
+                self.walk_mapping(value, base, marks, path)
+            return
+        if isinstance(value, str):
+            self.scalar(value, marks, path, holder, key=key)
+
+    def walk_class(self, value: dict[str, Any], cls: type, path: tuple[PathPart, ...]) -> None:
+        hints = field_types(cls)
+        for field in attrs.fields(cls):
+            name = yaml_key(field)
+            if name not in value:
+                continue
+            field_type = hints[field.name]
+            if field.name in VERSION_FIELDS and not any(
+                isinstance(m, Ref) for m in split_annotated(field_type)[1]
+            ):
+                field_type = _VERSION_REF
+            self.walk(value[name], field_type, (*path, name), value)
+        self.check_range(value, path)
+        check = _CLASS_CHECKS.get(cls)
+        if check is not None:
+            for message, key in check(value):
+                self.error(message, (*path, key) if key else path, key=bool(key))
+
+    def walk_mapping(
+        self, value: dict[Any, Any], type_: Any, marks: tuple[Any, ...], path: tuple[PathPart, ...]
+    ) -> None:
+        key_type, value_type = typing.get_args(type_)
+        for key, item in value.items():
+            self.walk(key, key_type, (*path, key), item, key=True)
+            self.walk(item, value_type, (*path, key), value)
+        for mark in marks:
+            if isinstance(mark, Templates):
+                self.check_templates(value, mark, path)
+
+    def scalar(
+        self,
+        value: str,
+        marks: tuple[Any, ...],
+        path: tuple[PathPart, ...],
+        holder: Any,
+        *,
+        key: bool,
+    ) -> None:
+        for mark in marks:
+            if isinstance(mark, Defines):
+                self.define(mark, value, path, holder, key=key)
+            elif isinstance(mark, Ref):
+                self.references.append(Reference(mark.kind, value, path, key, mark, holder))
+            elif isinstance(mark, Template):
+                allowed = mark.params
+                if mark.params_field is not None and isinstance(holder, dict):
+                    listed = holder.get(mark.params_field) or ()
+                    allowed = tuple(p for p in listed if isinstance(p, str))
+                self.check_template(value, allowed, path, mark.params_field)
+
+    def define(
+        self, mark: Defines, name: str, path: tuple[PathPart, ...], holder: Any, *, key: bool
+    ) -> None:
+        known = self.definitions.setdefault(mark.kind, {})
+        if name in known:
+            first = known[name]
+            line = self.where(first.path, key=first.key).line
+            self.error(
+                f"{mark.kind} {name!r} is defined twice (first at line {line})", path, key=key
+            )
+            return
+        if mark.kind == "version":
+            try:
+                parse_version(name)
+            except ValueError:
+                self.error(f'{name!r} is not a version (write it like "v1.3")', path, key=key)
+        known[name] = Definition(mark.kind, name, path, key, holder, mark.report_unused)
+
+    def check_template(
+        self,
+        template: str,
+        allowed: tuple[str, ...],
+        path: tuple[PathPart, ...],
+        params_field: str | None,
+    ) -> None:
+        try:
+            used = placeholders(template)
+        except ValueError as exc:
+            self.error(str(exc), path)
+            return
+        unknown = [name for name in dict.fromkeys(used) if name not in allowed]
+        if not unknown:
+            return
+        names = ", ".join(f"{{{name}}}" for name in unknown)
+        what = f"placeholder {names} is" if len(unknown) == 1 else f"placeholders {names} are"
+        if params_field is not None:
+            listed = ", ".join(allowed) if allowed else "none"
+            self.error(
+                f"{what} not among its {params_field} ({listed}); "
+                f"list in `{params_field}` what modetable passes the message",
+                path,
+            )
+        else:
+            listed = ", ".join(f"{{{p}}}" for p in allowed) if allowed else "none"
+            self.error(f"{what} not one this template is given ({listed})", path)
+
+    def check_templates(
+        self, value: dict[Any, Any], mark: Templates, path: tuple[PathPart, ...]
+    ) -> None:
+        for name, params in mark.params.items():
+            if name not in value:
+                self.error(f"missing key {name!r} (modetable uses it)", path)
+            elif isinstance(value[name], str):
+                self.check_template(value[name], params, (*path, name), None)
+        for name in value:
+            if name not in mark.params:
+                known = ", ".join(mark.params)
+                self.error(
+                    f"unknown key {name!r} (modetable uses: {known})", (*path, name), key=True
+                )
+
+    def check_range(self, value: dict[str, Any], path: tuple[PathPart, ...]) -> None:
+        since, until = value.get("since"), value.get("until")
+        if isinstance(since, str) or isinstance(until, str):
+            self.gated.append(
+                (
+                    path,
+                    since if isinstance(since, str) else None,
+                    until if isinstance(until, str) else None,
+                )
+            )
+        if not (isinstance(since, str) and isinstance(until, str)):
+            return
+        try:
+            ordered = parse_version(since) < parse_version(until)
+        except ValueError:
+            return  # the version itself is reported
+        if not ordered:
+            self.error(f"since {since} is not before until {until}", (*path, "until"))
+
+    def resolve(self) -> None:
+        for reference in self.references:
+            known = self.definitions.get(reference.kind, {})
+            if reference.name in reference.ref.also:
+                continue
+            definition = known.get(reference.name)
+            if definition is None:
+                self.error(_unknown(reference, known), reference.path, key=reference.key)
+                continue
+            if reference.ref.params is not None:
+                self.check_params(reference, definition)
+
+    def check_params(self, reference: Reference, definition: Definition) -> None:
+        """A message's params must all be passed wherever it is used."""
+        params = reference.ref.params
+        passed = tuple(params(reference.holder) if callable(params) else params or ())
+        holder = definition.holder if isinstance(definition.holder, dict) else {}
+        declared = [p for p in holder.get("params") or () if isinstance(p, str)]
+        missing = [p for p in declared if p not in passed]
+        if not missing:
+            return
+        names = ", ".join(missing)
+        listed = ", ".join(passed) if passed else "nothing"
+        self.error(
+            f"{reference.kind} {reference.name!r} has params {names}, "
+            f"but here it is passed {listed}",
+            reference.path,
+            key=reference.key,
+        )
+
+
+def _branch_for(value: Any, branches: tuple[Any, ...]) -> Any:
+    """The branch of a union that a value of this shape is structured as."""
+    for branch in branches:
+        base = split_annotated(branch)[0]
+        origin = typing.get_origin(base)
+        if isinstance(value, str) and base is str:
+            return branch
+        if isinstance(value, list) and origin is tuple:
+            return branch
+        if isinstance(value, dict) and (attrs.has(base) or origin is dict):
+            return branch
+    return None
+
+
+def _unknown(reference: Reference, known: Mapping[str, Definition]) -> str:
+    kind, name = reference.kind, reference.name
+    import difflib  # only when something is misspelled
+
+    choices = [*known, *reference.ref.also]
+    close = difflib.get_close_matches(name, choices, n=1)
+    if close:
+        return f"unknown {kind} {name!r} (did you mean {close[0]!r}?)"
+    listed = ", ".join(choices) if choices else f"none: define a {kind} first"
+    return f"unknown {kind} {name!r} (known: {listed})"
+
+
+def _source_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """A source reads a `path`, checks `present` paths, or gives a constant."""
+    problems: list[tuple[str, str | None]] = []
+    if value.get("path") is not None and value.get("present"):
+        problems.append(("a source has a path or present paths, not both", "present"))
+    reads = value.get("path") is not None or bool(value.get("present"))
+    if reads and value.get("object") is None:
+        problems.append(("a source that reads a path names the object it reads", None))
+    if not reads and value.get("gives") is None:
+        problems.append(("a source with no path and no present paths gives a constant mode", None))
+    return problems
+
+
+_CLASS_CHECKS = {Source: _source_checks}
+
+
+def index(document: Any, file: str) -> tuple[Index, list[ModetableError]]:
+    """The names `document` defines and refers to, and every problem with them."""
+    walker = _Walker(document, file)
+    walker.walk(document, RuleFile, (), None)
+    walker.resolve()
+    found = Index(
+        definitions=walker.definitions,
+        references=tuple(walker.references),
+        document=document,
+        file=file,
+        gated=tuple(walker.gated),
+    )
+    return found, walker.errors
+
+
+def validate(document: Any, file: str) -> list[ModetableError]:
+    """Every problem with the meaning of `document` (a rules file as written)."""
+    return index(document, file)[1]
