@@ -6,15 +6,17 @@ Every object keeps its YAML tree, so later errors can name their place.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import attrs
 
+from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.rules.model import Manifests
 from modetable.yamlio import (
@@ -26,6 +28,9 @@ from modetable.yamlio import (
     load_documents,
     where,
 )
+
+if TYPE_CHECKING:
+    from modetable.rules.policy import Policy
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_NAMESPACE = "default"
@@ -330,3 +335,80 @@ def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
         f"{later.where}: {later.kind} {later.ref} is defined twice (first at {earlier.where}); "
         "the later one is used, as kubectl apply would leave it"
     )
+
+
+# What a field the rules read must hold when it is set (null counts as unset).
+MAPPING = "a mapping"
+STRING = "a string"
+BOOLEAN = "true or false"
+ANY = "anything"
+_HOLDS = {
+    MAPPING: lambda v: isinstance(v, dict),
+    STRING: lambda v: isinstance(v, str),
+    BOOLEAN: lambda v: isinstance(v, bool),
+    ANY: lambda v: True,
+}
+# The objects each source reads (see rules/model.py SourceObject): the
+# InferenceService's side or the runtime's.
+_SIDE_OF_OBJECT = {
+    "isvc": "isvc",
+    "merged": "isvc",
+    "runtime": "runtime",
+    "runtime_resolved": "runtime",
+}
+
+
+@functools.cache
+def read_fields(policy: Policy) -> dict[str, tuple[tuple[paths.Segments, str], ...]]:
+    """Side (`isvc`, `runtime`) → the fields the rules read there, each with what it holds.
+
+    Every field on the way to one of them must be a mapping.
+    """
+    fields: dict[str, dict[paths.Segments, str]] = {"isvc": {}, "runtime": {}}
+    for purpose in ("requested", "declared", "running"):
+        for component in policy.components:
+            for plan in policy.plans(purpose, component.name):
+                side = _SIDE_OF_OBJECT.get(plan.source.object or "")
+                if side is None:
+                    continue
+                if plan.path is not None:
+                    fields[side].setdefault(plan.path, STRING)
+                for present in plan.present:
+                    fields[side].setdefault(present, ANY)
+    ref = policy.rules.runtime_ref
+    fields["isvc"][paths.split(ref.name)] = STRING
+    fields["isvc"][paths.split(ref.kind)] = STRING
+    fields["isvc"][paths.split(ref.auto_sync)] = BOOLEAN
+    merge = policy.rules.running_merge
+    for component in policy.components:
+        fields["runtime"][policy.component_path(component, merge.source)] = MAPPING
+        fields["isvc"][policy.component_path(component, merge.into)] = MAPPING
+    return {side: tuple(found.items()) for side, found in fields.items()}
+
+
+def check_fields(policy: Policy, cluster: Cluster) -> None:
+    """Every field the rules read holds what they expect, on every object read.
+
+    OME (through the API server) would never see such an object, so modetable
+    refuses to answer for it rather than read the field as unset.
+    """
+    fields = read_fields(policy)
+    for side, objects in (("isvc", cluster.isvcs), ("runtime", cluster.runtimes)):
+        for manifest in objects:
+            for segments, holds in fields[side]:
+                _check_field(manifest, segments, holds)
+
+
+def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> None:
+    node: Any = manifest.body
+    for depth, segment in enumerate(segments):
+        value = node.get(segment)
+        if value is None:
+            return
+        expected = holds if depth == len(segments) - 1 else MAPPING
+        if not _HOLDS[expected](value):
+            raise ModetableError(
+                f"{paths.render(segments[: depth + 1])} must be {expected}, got {describe(value)}",
+                where(node, segment, manifest.where),
+            )
+        node = value

@@ -29,14 +29,10 @@ MAX_DEPTH = 200
 MAX_EXPANDED_NODES = MAX_NODES
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_MERGE_TAG = "tag:yaml.org,2002:merge"
+_YAML_TAG = "tag:yaml.org,2002:"
+_MERGE_TAG = _YAML_TAG + "merge"
 # Tags PyYAML's safe loader knows but JSON (and so Kubernetes) has no value for.
-_REFUSED_TAGS = {
-    "tag:yaml.org,2002:binary": "!!binary",
-    "tag:yaml.org,2002:set": "!!set",
-    "tag:yaml.org,2002:omap": "!!omap",
-    "tag:yaml.org,2002:pairs": "!!pairs",
-}
+_REFUSED_TAGS = tuple(_YAML_TAG + name for name in ("binary", "set", "omap", "pairs"))
 
 # Positions are packed into one int each (line in the high bits), which keeps
 # a loaded manifest about a third the size tuples would make it.
@@ -184,16 +180,13 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
             ) from None
 
     def construct_refused(self, node: yaml.Node) -> None:
-        name = _REFUSED_TAGS.get(node.tag, node.tag)
+        """Any tag beyond JSON's values: nothing is ever constructed from a tag."""
+        name = (
+            "!!" + node.tag.removeprefix(_YAML_TAG) if node.tag.startswith(_YAML_TAG) else node.tag
+        )
         raise ModetableError(
             f"the YAML tag {name} is not supported: manifests hold only mappings, lists, "
             "strings, numbers, booleans and null",
-            Location(self.file_name, *_mark(node)),
-        )
-
-    def construct_unknown(self, node: yaml.Node) -> None:
-        raise ModetableError(
-            f"the YAML tag {node.tag} is not supported (nothing is constructed from tags)",
             Location(self.file_name, *_mark(node)),
         )
 
@@ -205,7 +198,7 @@ _PositionLoader.add_constructor("tag:yaml.org,2002:int", _PositionLoader.constru
 _PositionLoader.add_constructor("tag:yaml.org,2002:timestamp", _PositionLoader.construct_yaml_str)
 for _tag in _REFUSED_TAGS:
     _PositionLoader.add_constructor(_tag, _PositionLoader.construct_refused)
-_PositionLoader.add_constructor(None, _PositionLoader.construct_unknown)
+_PositionLoader.add_constructor(None, _PositionLoader.construct_refused)
 
 
 def check_size(size: int, file_name: str) -> None:

@@ -14,6 +14,7 @@ from modetable.manifests import (
     Cluster,
     Manifest,
     build_cluster,
+    check_fields,
     duplicate_warning,
     parse_objects,
     read_documents,
@@ -91,6 +92,7 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     cluster = build_cluster(objects, skipped, policy.rules.manifests)
     for earlier, later in cluster.duplicates:
         io.warn(duplicate_warning(earlier, later))
+    check_fields(policy, cluster)
     return cluster
 
 
