@@ -39,7 +39,7 @@ def test_mkdocs_build_strict_passes(tmp_path):
     # The page's own content: after the theme's navigation, before its keyboard-help modal.
     content = html[html.index('role="main"') : html.index('id="mkdocs_keyboard_modal"')]
     assert tables_of_html(content) == html_tables(page)
-    assert len(html_tables(page)) == 8
+    assert len(html_tables(page)) == 10
 
 
 def test_every_page_is_in_the_nav_and_every_nav_entry_is_a_page():

@@ -14,7 +14,7 @@ from modetable import paths
 from modetable.docs.markdown import bullets, code, table, words
 from modetable.errors import Location, ModetableError
 from modetable.matching import NONE, decide
-from modetable.rules.model import Component, Docs, Source, SourceDocs
+from modetable.rules.model import Component, Docs, Effect, Selection, Source, SourceDocs
 from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import describe_range, in_force, parse_version
@@ -392,6 +392,88 @@ def rejection_table(policy: Policy) -> str:
     return table(rejection.headers, rows)
 
 
+# --- the selection checks ----------------------------------------------------------------
+
+# What a check's flags mean for where its failure shows (see `selection.checks`).
+CHECK_NOTES = {
+    "unlisted": "counted in the no-runtime message, not listed there",
+    "auto_only": "auto-selection only; a named runtime is not checked",
+    "empty_slot": "a named runtime's warning leaves the model's format out (`model : ...`)",
+}
+
+
+def _selection(policy: Policy) -> Selection:
+    selection = policy.rules.selection
+    if selection is None:
+        raise ModetableError("the rules file has no selection: section to render", _where(policy))
+    return selection
+
+
+def selection_checks(policy: Policy) -> str:
+    """The checks OME runs on each runtime, in order, with the reason each failure gives."""
+    docs = docs_of(policy)
+    rows = []
+    checks = [c for c in _selection(policy).checks if in_force(c.since, c.until, policy.version)]
+    for number, check in enumerate(checks, 1):
+        label = docs.selection_checks.get(check.id, code(check.id))
+        if check.message is not None:
+            reasons = [policy.rules.messages[check.message].text]
+        else:  # the deployment-mode check: the reasons of the matching table's rows
+            reasons = [policy.rules.messages[r.message].text for r in policy.rows if r.message]
+        notes = []
+        if not check.listed:
+            notes.append(CHECK_NOTES["unlisted"])
+        if check.auto_only:
+            notes.append(CHECK_NOTES["auto_only"])
+        if check.model_slot == "empty":
+            notes.append(CHECK_NOTES["empty_slot"])
+        rows.append(
+            [
+                str(number),
+                label + _range_note(policy, check.since, check.until),
+                "\n".join(code(reason) for reason in reasons),
+                "; ".join(notes),
+            ]
+        )
+    intro = "The first check a runtime fails gives its reason.\n\n"
+    return intro + table(["#", "Check", "Reason when it fails", "Notes"], rows)
+
+
+def _effect(policy: Policy, effect: Effect) -> str:
+    docs = docs_of(policy)
+    text = policy.rules.messages[effect.message].text if effect.message else None
+    if effect.emit == "condition":
+        shown = f"condition {code(effect.type or '')} {code(effect.status or '')}"
+        shown += f", reason {code(effect.reason or '')}"
+    elif effect.emit == "event":
+        shown = f"{effect.type} event, reason {code(effect.reason or '')}"
+    elif effect.emit == "denial":
+        shown = f"denied ({effect.stage})"
+    else:
+        shown = effect.emit
+    if text is not None:
+        shown += f": {code(text)}"
+    if effect.when:
+        conditions = [docs.effect_conditions.get(w, code(w)) for w in effect.when]
+        shown += f", when {words(conditions, 'and')}"
+    return shown + _range_note(policy, effect.since, effect.until)
+
+
+def selection_outcomes(policy: Policy) -> str:
+    """What OME shows for each outcome of selection, in this version."""
+    docs = docs_of(policy)
+    outcomes = _selection(policy).outcomes
+    rows = []
+    for outcome, label in docs.selection_outcomes.items():
+        effects = [
+            _effect(policy, e)
+            for e in outcomes.get(outcome, ())
+            if in_force(e.since, e.until, policy.version)
+        ]
+        rows.append([label, "\n".join(effects) if effects else "nothing"])
+    return table(["Outcome", "What OME shows"], rows)
+
+
 def region_list(policy: Policy) -> str:
     """The regions a page can hold, each with what it renders."""
     items = []
@@ -410,5 +492,7 @@ REGIONS: dict[str, Renderer] = {
     "valid-modes": valid_modes,
     "running-order": running_order,
     "rejection-table": rejection_table,
+    "selection-checks": selection_checks,
+    "selection-outcomes": selection_outcomes,
     "regions": region_list,
 }

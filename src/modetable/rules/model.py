@@ -606,6 +606,10 @@ class Docs:
     matching_table: MatchingTable
     declaration_table: DeclarationTable
     rejection_table: RejectionTable
+    # Labels by id: selection checks, selection outcomes, an effect's `when` words.
+    selection_checks: dict[str, str] = attrs.Factory(dict)
+    selection_outcomes: dict[str, str] = attrs.Factory(dict)
+    effect_conditions: dict[str, str] = attrs.Factory(dict)
 
 
 @attrs.frozen
