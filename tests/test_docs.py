@@ -290,3 +290,77 @@ def test_a_rules_file_without_a_docs_section_is_an_error(project):
     assert run.err.splitlines()[0] == (
         f"modetable: error: {rules}: the rules file has no docs: section to render from"
     )
+
+
+def test_the_selection_checks_come_in_the_rules_order_with_their_reason_formats(v13):
+    from modetable.docs.tables import selection_checks
+
+    (checks,) = html_tables(selection_checks(v13))
+    assert [row[:3] for row in checks] == [
+        ["#", "Check", "Reason when it fails"],
+        ["1", "The runtime is not <code>disabled</code>", "<code>runtime is disabled</code>"],
+        [
+            "2",
+            "The runtime lists every accelerator class the InferenceService names",
+            "<code>runtime does not support the required accelerator class</code>",
+        ],
+        [
+            "3",
+            "The deployment modes match, for each compared component (this page's rule)",
+            "<code>runtime {component} deployment mode {runtime_mode} does not match "
+            "requested {component} deployment mode {isvc_mode}</code>",
+        ],
+        [
+            "4",
+            "An entry of <code>supportedModelFormats</code> matches the model",
+            "<code>model format '{label}' not in supported formats: {entries}</code>",
+        ],
+        [
+            "5",
+            "The model's size is inside <code>modelSizeRange</code>",
+            "<code>model size {size} is outside supported range {range}</code>",
+        ],
+        [
+            "6",
+            "An entry sets <code>autoSelect: true</code>",
+            "<code>supports the model but has no supportedModelFormats[].autoSelect=true "
+            "entry, so automatic selection skips it (pin it explicitly via "
+            "spec.runtime.name instead)</code>",
+        ],
+        ["7", "The runtime's score is above 0", "<code>auto-select score is 0</code>"],
+    ]
+    assert checks[6][3] == (
+        "counted in the no-runtime message, not listed there; "
+        "auto-selection only; a named runtime is not checked"
+    )
+
+
+def test_reordering_the_selection_checks_reorders_the_page(project):
+    edit_rules(
+        project,
+        "    - id: accelerator-class\n"
+        "      check: accelerator_class\n"
+        "      message: accelerator_class_unsupported\n"
+        "      needs_isvc: true\n"
+        "      model_slot: empty\n"
+        "    - id: deployment-mode\n"
+        "      check: deployment_mode\n"
+        "      needs_isvc: true\n"
+        "      model_slot: empty\n",
+        "    - id: deployment-mode\n"
+        "      check: deployment_mode\n"
+        "      needs_isvc: true\n"
+        "      model_slot: empty\n"
+        "    - id: accelerator-class\n"
+        "      check: accelerator_class\n"
+        "      message: accelerator_class_unsupported\n"
+        "      needs_isvc: true\n"
+        "      model_slot: empty\n",
+    )
+    assert docs(project, "--check").code == 1
+    assert docs(project).code == 0
+    (checks,) = html_tables(region((project / "docs" / PAGE).read_text(), "selection-checks"))
+    assert [row[1] for row in checks[2:4]] == [
+        "The deployment modes match, for each compared component (this page's rule)",
+        "The runtime lists every accelerator class the InferenceService names",
+    ]

@@ -125,3 +125,12 @@ def test_every_problem_of_a_page_is_reported_at_once():
         "page.md:2:1: region 'one' is not closed before this one",
         "page.md:4:1: END of region 'one' without a BEGIN",
     ]
+
+
+def test_markers_inside_code_spans_are_prose():
+    page = (
+        "Write `<!-- BEGIN modetable:NAME -->` and ``<!-- END modetable:NAME -->``.\n"
+        "<!-- BEGIN modetable:one -->\n<!-- END modetable:one -->\n"
+    )
+    (region,) = find_regions(page, "page.md", known)
+    assert (region.name, region.begin) == ("one", 1)

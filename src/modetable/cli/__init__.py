@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import os
 import sys
 from typing import TextIO
 
@@ -26,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_ERROR = 2
+EXIT_BUG = 3  # an unexpected exception: a bug in modetable, not a verdict
+DEBUG_VARIABLE = "MODETABLE_DEBUG"
 
 
 class UsageError(ModetableError):
@@ -103,7 +106,20 @@ def main(
     except KeyboardInterrupt:
         io.stderr.write("modetable: interrupted\n")
         return 130
+    except MemoryError:
+        io.stderr.write("modetable: error: out of memory (docs/limits.md lists the limits)\n")
+        return EXIT_ERROR
+    except Exception as exc:
+        # The last resort: a bug still ends in one line, never as a verdict.
+        # MODETABLE_DEBUG=1 lets it through with its traceback (the fuzz tests do).
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        io.stderr.write(
+            f"modetable: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
+            f"(a bug in modetable; {DEBUG_VARIABLE}=1 shows the traceback)\n"
+        )
+        return EXIT_BUG
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split("\n"))
+    return " ".join(text.splitlines())

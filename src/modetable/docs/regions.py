@@ -8,7 +8,7 @@ A region is the lines between two visible markers, each alone on its line:
 
 Everything outside the regions, the marker lines included, is kept byte for
 byte. Markers inside fenced code blocks are text, not markers, so a page can
-show them.
+show them, and so are markers inside `code spans`.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ _BEGIN = re.compile(
 )
 _END = re.compile(r"^[ \t]*<!--[ \t]*END[ \t]+modetable:(?P<name>[a-z0-9-]+)[ \t]*-->[ \t]*$")
 _FENCE = re.compile(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
 @attrs.frozen
@@ -81,7 +82,8 @@ def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Reg
     current: tuple[str, dict[str, str], int, Location, str] | None = None
     for index in _outside_fences(lines):
         line = lines[index].rstrip("\r\n")
-        mention = _MARKER.search(line)
+        # A marker written in `code` is prose about markers, not one.
+        mention = _MARKER.search(_CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line))
         if mention is None:
             continue
         where = Location(file, index + 1, mention.start() + 1)
