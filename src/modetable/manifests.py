@@ -134,6 +134,11 @@ def _text_field(node: dict[str, Any], key: str, context: str, fallback: Location
     return value
 
 
+def _plain_name(name: str) -> bool:
+    """No spaces or control characters: every line modetable prints stays one line."""
+    return all(c.isprintable() and not c.isspace() for c in name)
+
+
 def _string_map(node: dict[str, Any], key: str, context: str, fallback: Location) -> None:
     """`node[key]`, when set, must map strings to strings, as Kubernetes' annotations
     and labels do (kubectl refuses anything else); a null value counts as unset."""
@@ -209,6 +214,13 @@ def parse_objects(
                     f"{kind} has no metadata.name", where(obj, "metadata", location)
                 )
             namespace = _text_field(metadata, "namespace", "metadata", location)
+            for field, value in (("name", name), ("namespace", namespace)):
+                if value is not None and not _plain_name(value):
+                    raise ModetableError(
+                        f"metadata.{field} {value!r} is not a Kubernetes name "
+                        "(it holds spaces or control characters)",
+                        where(metadata, field, location),
+                    )
             namespace = (namespace or DEFAULT_NAMESPACE) if scope == "namespace" else None
             for field in ("annotations", "labels"):
                 _string_map(metadata, field, "metadata", location)

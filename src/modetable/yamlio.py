@@ -185,7 +185,7 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
             "!!" + node.tag.removeprefix(_YAML_TAG) if node.tag.startswith(_YAML_TAG) else node.tag
         )
         raise ModetableError(
-            f"the YAML tag {name} is not supported: manifests hold only mappings, lists, "
+            f"the YAML tag {name} is not supported: modetable reads only mappings, lists, "
             "strings, numbers, booleans and null",
             Location(self.file_name, *_mark(node)),
         )
