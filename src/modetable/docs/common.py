@@ -1,0 +1,79 @@
+"""What every region renderer shares: the rules' docs words, version notes, mode cells."""
+
+from __future__ import annotations
+
+from modetable import paths
+from modetable.docs.markdown import code
+from modetable.errors import Location, ModetableError
+from modetable.rules.model import Component, Docs
+from modetable.rules.policy import Policy
+from modetable.templates import fill
+from modetable.versions import describe_range, parse_version
+
+
+def docs_of(policy: Policy) -> Docs:
+    if policy.rules.docs is None:
+        raise ModetableError(
+            "the rules file has no docs: section to render from", rules_location(policy)
+        )
+    return policy.rules.docs
+
+
+def rules_location(policy: Policy) -> Location:
+    return Location(policy.file)
+
+
+def gate(policy: Policy, since: str | None, until: str | None) -> str | None:
+    """`since v1.3` for a gate worth saying; None when it holds in every listed version."""
+    oldest = min(policy.rules.versions, key=parse_version)
+    if since is not None and parse_version(since) <= parse_version(oldest):
+        since = None
+    if since is None and until is None:
+        return None
+    return describe_range(since, until)
+
+
+class Modes:
+    """Mode values as table cells: a status note follows a mode's first mention."""
+
+    def __init__(self, policy: Policy, *, notes: bool = True) -> None:
+        self.policy = policy
+        self.docs = docs_of(policy)
+        self.notes = notes
+        self.seen: set[str] = set()
+
+    def __call__(self, name: str | None) -> str:
+        if name is None:
+            return self.docs.none
+        text = fill(self.docs.mode, {"mode": name})
+        if self.notes and name not in self.seen:
+            self.seen.add(name)
+            mode = self.policy.all_modes.get(name)
+            note = self.docs.status_notes.get(mode.status) if mode else None
+            if note:
+                text = f"{text} {note}"
+        return text
+
+
+def display_values(policy: Policy) -> dict[str, str]:
+    """Placeholders as the docs write them when speaking of any component."""
+    return {**docs_of(policy).placeholders, "annotation_key": policy.rules.annotation_key}
+
+
+def display_path(policy: Policy, template: str) -> str:
+    return code(paths.render(paths.split(fill(template, display_values(policy)))))
+
+
+def range_note(policy: Policy, since: str | None, until: str | None) -> str:
+    said = gate(policy, since, until)
+    return f" {fill(docs_of(policy).range_note, {'range': said})}" if said else ""
+
+
+def component_named(policy: Policy, name: str) -> Component:
+    try:
+        return policy.component[name]
+    except KeyError:
+        raise ModetableError(
+            f"docs names the component {name!r}, which the rules do not define",
+            rules_location(policy),
+        ) from None

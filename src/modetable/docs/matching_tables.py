@@ -1,0 +1,127 @@
+"""The regions about the matching rule: compared components, examples, rows, reason."""
+
+from __future__ import annotations
+
+from modetable import paths
+from modetable.docs.common import (
+    Modes,
+    component_named,
+    docs_of,
+    range_note,
+)
+from modetable.docs.markdown import bullets, code, table, words
+from modetable.matching import NONE, decide
+from modetable.rules.policy import Policy
+from modetable.templates import fill
+from modetable.versions import in_force
+
+HIT_POLICIES = {
+    "UNIQUE": "exactly one row matches any pair of inputs",
+    "FIRST": "the first row that matches decides",
+    "ANY": "every row that matches gives the same result",
+}
+# When a component is compared, by its `compared` value ({path}: where it is declared).
+COMPARED = {
+    "always": "always",
+    "when_declared": "only when the InferenceService declares it ({path})",
+    "never": "never",
+}
+# What a running-mode source's effect does beyond giving a mode.
+
+# --- the matching table (the page's examples) ------------------------------------------
+
+
+def _input(value: str) -> str | None:
+    return None if value == NONE else value
+
+
+def matching_table(policy: Policy) -> str:
+    """The examples of the rule (`matching.examples`), each decided by the rows in force."""
+    docs = docs_of(policy)
+    component = component_named(policy, docs.matching_table.component)
+    values = policy.placeholder_values(component)
+    inputs = policy.rules.matching.inputs
+    headers = [
+        fill(inputs["requested"], values),
+        fill(inputs["declared"], values),
+        docs.matching_table.result,
+    ]
+    mode = Modes(policy)
+    rows = []
+    for example in policy.rules.matching.examples:
+        requested, declared = _input(example.requested), _input(example.declared)
+        if not in_force(example.since, example.until, policy.version):
+            continue
+        if any(v is not None and v not in policy.modes for v in (requested, declared)):
+            continue  # a value that is no mode in this version: the example did not exist
+        row = decide(policy, requested, declared)
+        outcome = policy.rules.matching.outcomes[row.outcome]
+        rows.append([mode(requested), mode(declared), outcome])
+    return table(headers, rows)
+
+
+def compared_components(policy: Policy) -> str:
+    """Which components the rule compares, and when."""
+    items = []
+    for component in policy.components:
+        declared_at = policy.component_path(component, policy.rules.running_merge.into)
+        when = COMPARED[component.compared].format(path=code(paths.render(declared_at)))
+        items.append(f"{code(component.name)}: {when}")
+    return bullets(items)
+
+
+def matching_rows(policy: Policy) -> str:
+    """The decision table itself: the rows in force, their conditions and reasons."""
+    docs = docs_of(policy)
+    matching = policy.rules.matching
+    values = policy.placeholder_values(component_named(policy, docs.matching_table.component))
+    mode = Modes(policy, notes=False)
+
+    def condition(value: str | tuple[str, ...]) -> str:
+        if isinstance(value, tuple):
+            return words([mode(v) for v in value], "or")
+        return docs.conditions.get(value, mode(value))
+
+    headers = [
+        "Row",
+        fill(matching.inputs["requested"], values),
+        fill(matching.inputs["declared"], values),
+        docs.matching_table.result,
+        "Reason",
+    ]
+    rows = [
+        [
+            code(row.id) + range_note(policy, row.since, row.until),
+            condition(row.requested),
+            condition(row.declared),
+            matching.outcomes[row.outcome],
+            code(policy.rules.messages[row.message].text) if row.message else "",
+        ]
+        for row in policy.rows
+    ]
+    meaning = HIT_POLICIES.get(matching.hit_policy, "")
+    return table(headers, rows) + f"\nHit policy {code(matching.hit_policy)}: {meaning}.\n"
+
+
+def mismatch_message(policy: Policy) -> str:
+    """A rejection's reason: its format, and the first rejecting example filled in."""
+    docs = docs_of(policy)
+    component = component_named(policy, docs.matching_table.component)
+    for example in policy.rules.matching.examples:
+        requested, declared = _input(example.requested), _input(example.declared)
+        if not in_force(example.since, example.until, policy.version):
+            continue
+        if any(v is not None and v not in policy.modes for v in (requested, declared)):
+            continue
+        row = decide(policy, requested, declared)
+        if row.message is None:
+            continue
+        template = policy.rules.messages[row.message].text
+        filled = policy.message(
+            row.message,
+            component=component.name,
+            runtime_mode=declared or "",
+            isvc_mode=requested or "",
+        )
+        return f"```text\n{filled}\n```\n\nIts format: {code(template)}.\n"
+    return "No example in this version is rejected.\n"
