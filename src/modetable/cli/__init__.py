@@ -21,7 +21,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "effective": ("effective", "each component's running mode and the rule that set it"),
     "match": ("match", "every runtime against an InferenceService on the mode rule alone"),
     "admit": ("admit", "the admission verdict on an InferenceService's modes"),
+    "select": ("select", "the runtime OME uses for an InferenceService, or why none"),
+    "explain": ("explain", "every runtime against a model or InferenceService, and why"),
     "docs": ("docs", "rewrite the docs' generated regions from the rules, or --check them"),
+    "rules": ("rules", "for policy authors: check the rules file, print its schema, diff versions"),
 }
 
 EXIT_OK = 0

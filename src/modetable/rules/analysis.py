@@ -106,7 +106,7 @@ def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str,
     for inputs, _label in compress(gaps, domains):
         yield (
             "GAP",
-            f"no row matches {describe(INPUTS, inputs, show)}",
+            f"no row matches {describe(INPUTS, inputs, domains, show)}",
             ruleset.where("matching", "rows"),
         )
     masked = {i for i, _ in rows if i not in uncovered}
@@ -132,7 +132,9 @@ def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str,
             if row_a.outcome == row_b.outcome
             else f"{row_a.outcome} and {row_b.outcome}"
         )
-        cases = "; ".join(describe(INPUTS, inputs, show) for inputs, _ in compress(points, domains))
+        cases = "; ".join(
+            describe(INPUTS, inputs, domains, show) for inputs, _ in compress(points, domains)
+        )
         yield (
             "OVERLAP",
             f"rows {row_a.id} and {row_b.id} both match {cases} "

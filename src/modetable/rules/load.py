@@ -36,6 +36,16 @@ class _StructureError(ValueError):
     """A value of the wrong type, with a message meant for a policy author."""
 
 
+class _NotAString(_StructureError):
+    def __init__(self, value: Any) -> None:
+        super().__init__(f"expected a string, got {_describe(value)}")
+        self.value = value
+
+
+# Where a string is a version: YAML reads an unquoted 1.10 as the number 1.1.
+_VERSION_KEYS = ("since", "until", "versions")
+
+
 def _describe(value: Any) -> str:
     if value is None:
         return "null"
@@ -52,7 +62,7 @@ def _describe(value: Any) -> str:
 
 def _strict_str(value: Any, _type: Any) -> str:
     if not isinstance(value, str):
-        raise _StructureError(f"expected a string, got {_describe(value)}")
+        raise _NotAString(value)
     return value
 
 
@@ -244,6 +254,13 @@ def _message(exc: BaseException, path: tuple[PathPart, ...]) -> str:
         return f"unknown key {extra!r} in {name}"
     if isinstance(exc, KeyError):
         return f"missing required key {name}"
+    if isinstance(exc, _NotAString) and isinstance(exc.value, int | float):
+        field = next((p for p in reversed(path) if isinstance(p, str)), None)
+        if field in _VERSION_KEYS and not isinstance(exc.value, bool):
+            return (
+                f"{name}: a version is a quoted string (\"v1.3\"); unquoted, "
+                f"YAML reads this one as the number {exc.value}"
+            )
     if isinstance(exc, _StructureError):
         return f"{name}: {exc}"
     return f"{name}: {exc}"

@@ -119,9 +119,9 @@ class SourceDocs:
     `range_note: false` leaves out the "(since ...)" note.
     """
 
-    where: str | None = None
+    where: PathTemplate | None = None
     per_component: bool = False
-    counts: str | None = None
+    counts: Annotated[str, Template(("accepts",))] | None = None
     range_note: bool = True
 
 
@@ -402,7 +402,7 @@ class WebhookSelects:
 
 @attrs.frozen
 class SelectionCheck:
-    id: str
+    id: Annotated[str, Defines("selection check")]
     check: SelectionStep
     message: MessageKey | None = None
     listed: bool = True
@@ -552,7 +552,7 @@ class Message:
 class Sentence:
     """A sentence of the docs, in force in some versions ({range}: "since v1.3")."""
 
-    text: str
+    text: Annotated[str, Template(("range", "Range"))]
     since: str | None = None
     until: str | None = None
 
@@ -581,9 +581,9 @@ class DocsSide:
 class DeclarationTable:
     headers: tuple[str, ...]
     sides: tuple[DocsSide, ...]
-    counts: dict[str, str]
-    for_component: str
-    ahead_of: str
+    counts: dict[Counts, str]
+    for_component: Annotated[str, Template(("component",))]
+    ahead_of: Annotated[str, Template(("sources",))]
 
 
 @attrs.frozen
@@ -597,19 +597,19 @@ class Docs:
     """The words `modetable docs` puts around the rules in the generated regions."""
 
     none: str
-    mode: str
-    status_notes: dict[str, str]
-    range_note: str
-    placeholders: dict[str, str]
-    objects: dict[str, str]
-    conditions: dict[str, str]
+    mode: Annotated[str, Template(("mode",))]
+    status_notes: dict[Status, str]
+    range_note: Annotated[str, Template(("range",))]
+    placeholders: dict[Literal["component", "isvc_field", "runtime_field"], str]
+    objects: dict[SourceObject, str]
+    conditions: dict[Literal["-", "none", "mode", "same", "different"], str]
     matching_table: MatchingTable
     declaration_table: DeclarationTable
     rejection_table: RejectionTable
     # Labels by id: selection checks, selection outcomes, an effect's `when` words.
-    selection_checks: dict[str, str] = attrs.Factory(dict)
+    selection_checks: dict[Annotated[str, Ref("selection check")], str] = attrs.Factory(dict)
     selection_outcomes: dict[str, str] = attrs.Factory(dict)
-    effect_conditions: dict[str, str] = attrs.Factory(dict)
+    effect_conditions: dict[EffectWhen, str] = attrs.Factory(dict)
 
 
 @attrs.frozen

@@ -1,51 +1,76 @@
 """Input combinations grouped into patterns, so a finding or a change reads as
-one line ("requested=OMENative, declared=-") rather than one per value."""
+a few lines ("requested=OMENative, declared=-") rather than one per value.
+
+A pattern holds, per input, a set of values; the full domain is shown as
+`-` (any value), a set bigger than half the domain as `not ...`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 ANY = "-"
+Pattern = tuple[tuple[frozenset[Any], ...], Hashable]
 
 
 def compress(
     points: Sequence[tuple[tuple[Any, ...], Hashable]],
     domains: Sequence[Sequence[Any]],
-) -> list[tuple[tuple[Any, ...], Hashable]]:
-    """`points` (an input combination and its label) as patterns with `ANY`.
+) -> list[Pattern]:
+    """`points` (an input combination and its label) as patterns.
 
-    An input becomes `ANY` where every value of its domain gives the same
-    label with the other inputs equal. Patterns come out in the order of
-    their first point, so the result is stable.
+    Patterns equal but for one input, with one label, merge into one whose
+    value set at that input is the union. Merging repeats until nothing
+    changes; the result keeps the order of first points, so it is stable.
     """
-    patterns = list(dict.fromkeys(points))
-    for _round in range(2):  # a second pass merges what the first made mergeable
-        for position, domain in enumerate(domains):
-            patterns = _merge(patterns, position, len(set(domain)))
+    patterns: list[Pattern] = [
+        (tuple(frozenset([value]) for value in inputs), label)
+        for inputs, label in dict.fromkeys(points)
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for position in range(len(domains)):
+            merged = _merge(patterns, position)
+            if len(merged) < len(patterns):
+                changed = True
+            patterns = merged
     return patterns
 
 
-def _merge(
-    patterns: list[tuple[tuple[Any, ...], Hashable]], position: int, size: int
-) -> list[tuple[tuple[Any, ...], Hashable]]:
+def _merge(patterns: list[Pattern], position: int) -> list[Pattern]:
     groups: dict[tuple[Any, ...], list[int]] = {}
     for index, (inputs, label) in enumerate(patterns):
         rest = (*inputs[:position], *inputs[position + 1 :], label)
         groups.setdefault(rest, []).append(index)
-    merged: dict[int, tuple[tuple[Any, ...], Hashable]] = {}
-    dropped: set[int] = set()
+    result: dict[int, Pattern] = {}
     for members in groups.values():
-        values = {patterns[i][0][position] for i in members}
-        if ANY in values or len(values) < size or size < 2:
-            continue
-        first = members[0]
-        inputs, label = patterns[first]
-        merged[first] = ((*inputs[:position], ANY, *inputs[position + 1 :]), label)
-        dropped.update(members[1:])
-    return [merged.get(i, p) for i, p in enumerate(patterns) if i not in dropped]
+        inputs, label = patterns[members[0]]
+        union = frozenset().union(*(patterns[i][0][position] for i in members))
+        result[members[0]] = ((*inputs[:position], union, *inputs[position + 1 :]), label)
+    return [result[i] for i in sorted(result)]
 
 
-def describe(names: Sequence[str], inputs: Sequence[Any], show: Any = str) -> str:
+def show_set(values: frozenset[Any], domain: Sequence[Any], show: Callable[[Any], str]) -> str:
+    """`-` for every value, `a|b` for a few, `not c` when that is shorter."""
+    if len(values) == len(set(domain)):
+        return ANY
+    ordered = [show(v) for v in domain if v in values]
+    missing = [show(v) for v in domain if v not in values]
+    if len(missing) < len(ordered):
+        return "not " + "|".join(missing)
+    return "|".join(ordered)
+
+
+def describe(
+    names: Sequence[str],
+    inputs: Sequence[frozenset[Any]],
+    domains: Sequence[Sequence[Any]],
+    show: Callable[[Any], str] = str,
+) -> str:
     """`name=value, ...` for a pattern."""
-    return ", ".join(f"{name}={show(value)}" for name, value in zip(names, inputs, strict=True))
+    return ", ".join(
+        f"{name}={show_set(values, domain, show)}"
+        for name, values, domain in zip(names, inputs, domains, strict=True)
+    )

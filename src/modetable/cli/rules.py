@@ -1,0 +1,234 @@
+"""`modetable rules check|schema|diff`: for the people who edit the rules file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from modetable.cli.common import Io, add_output
+from modetable.errors import ErrorList, Location, ModetableError
+
+EXIT_OK = 0
+EXIT_NEGATIVE = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(
+        dest="rules_action", metavar="ACTION", parser_class=type(parser)
+    )
+    actions.required = True
+
+    check = actions.add_parser(
+        "check",
+        help="validate the rules, analyse the decision table in every version, run the examples",
+        description="Validate the rules file, analyse its decision table in every version "
+        "(GAP, OVERLAP, MASKED, UNUSED) and run its examples. Exit 1 on any error.",
+    )
+    check.add_argument("file", nargs="?", metavar="FILE", help="rules file (default: --rules)")
+    check.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
+    _rules_option(check)
+    add_output(check)
+
+    schema = actions.add_parser(
+        "schema",
+        help="print the rules file's JSON Schema (draft-07)",
+        description="Print the JSON Schema (draft-07) of the rules file, generated from the "
+        "classes that load it; schema/modes.schema.json keeps a copy for editors.",
+    )
+    del schema  # no options
+
+    diff = actions.add_parser(
+        "diff",
+        help="what changes between two versions (or two files), with the rule behind it",
+        description="For every input combination of every decision, the outcome under each "
+        "side, printing only what changed and the rule behind it. Exit 1 when anything "
+        "changes. Two versions of one file, or --against another file at one version.",
+    )
+    diff.add_argument("versions", nargs="*", metavar="VERSION", help="V1 V2, or V with --against")
+    diff.add_argument(
+        "--against",
+        metavar="OTHER_FILE",
+        help="compare OTHER_FILE (before) with the rules file (after) at one version",
+    )
+    _rules_option(diff)
+    add_output(diff)
+
+
+def _rules_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rules",
+        metavar="FILE",
+        default=argparse.SUPPRESS,
+        help="rules file (default: the bundled one)",
+    )
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    if args.rules_action == "check":
+        return _check(args, io)
+    if args.rules_action == "schema":
+        from modetable.rules.schema import rules_schema_text
+
+        io.stdout.write(rules_schema_text())
+        return EXIT_OK
+    return _diff(args, io)
+
+
+# --- check ----------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace, io: Io) -> int:
+    from modetable.render import dump
+    from modetable.rules.load import bundled_rules_path, read_rules_text
+    from modetable.rules.policy import RuleSet
+
+    file = Path(args.file or getattr(args, "rules", None) or bundled_rules_path())
+    text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
+    findings: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    try:
+        from modetable.rules.load import parse_rules
+
+        rules, document = parse_rules(text, str(file))
+    except ModetableError as exc:
+        errors = exc.errors if isinstance(exc, ErrorList) else [exc]
+        findings = [_invalid(error, file) for error in errors]
+    else:
+        from modetable.rules.analysis import analyse
+        from modetable.rules.examples import run_examples
+
+        ruleset = RuleSet(rules=rules, file=str(file), document=document)
+        findings = [
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "at": str(f.where),
+                "versions": list(f.versions),
+                "message": f.message,
+            }
+            for f in analyse(ruleset)
+        ]
+        for run in run_examples(ruleset):
+            runs.append(
+                {
+                    "section": run.section,
+                    "index": run.index,
+                    "version": run.version,
+                    "case": run.case,
+                    "passed": run.passed,
+                    "failure": run.failure,
+                    "at": str(run.where),
+                }
+            )
+            if not run.passed:
+                findings.append(
+                    {
+                        "code": "EXAMPLE",
+                        "severity": "error",
+                        "at": str(run.where),
+                        "versions": [run.version] if run.version else [],
+                        "message": f"{run.case}: {run.failure}",
+                    }
+                )
+    errors = sum(f["severity"] == "error" for f in findings)
+    warnings = len(findings) - errors
+    passed = sum(r["passed"] for r in runs)
+    data = {
+        "file": str(file),
+        "findings": findings,
+        "examples": {"runs": len(runs), "passed": passed, "failed": len(runs) - passed},
+        "errors": errors,
+        "warnings": warnings,
+    }
+    if args.output != "table":
+        dump(data, args.output, io.stdout)
+    else:
+        for f in findings:
+            versions = f" [{', '.join(f['versions'])}]" if f["versions"] else ""
+            io.stdout.write(f"{f['at']}: {f['severity']}: {f['code']}{versions}: {f['message']}\n")
+        io.stdout.write(
+            f"{file}: {_count(errors, 'error')}, {_count(warnings, 'warning')}; "
+            f"{passed} of {_count(len(runs), 'example run')} passed\n"
+        )
+    failed = errors > 0 or (args.strict and warnings > 0)
+    return EXIT_NEGATIVE if failed else EXIT_OK
+
+
+def _invalid(error: ModetableError, file: Path) -> dict[str, Any]:
+    where = error.where or Location(str(file))
+    return {
+        "code": "INVALID",
+        "severity": "error",
+        "at": str(where),
+        "versions": [],
+        "message": error.message,
+    }
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+# --- diff -----------------------------------------------------------------------
+
+
+def _diff(args: argparse.Namespace, io: Io) -> int:
+    from modetable.render import dump, table
+    from modetable.rules.diff import Side, diff
+    from modetable.rules.policy import load_ruleset
+
+    ruleset = load_ruleset(getattr(args, "rules", None))
+    if args.against:
+        if len(args.versions) > 1:
+            raise ModetableError("with --against, name one version (or none for the newest)")
+        version = ruleset.resolve_version(args.versions[0] if args.versions else None)
+        other = load_ruleset(args.against)
+        before = Side(f"{args.against} ({version})", other.at(version))
+        after = Side(f"{ruleset.file} ({version})", ruleset.at(version))
+    else:
+        if len(args.versions) != 2:
+            raise ModetableError("name two versions to compare (or one with --against FILE)")
+        first, second = (ruleset.resolve_version(v) for v in args.versions)
+        before = Side(first, ruleset.at(first))
+        after = Side(second, ruleset.at(second))
+    sections = diff(before, after)
+    changed = [s for s in sections if s.changes]
+    if args.output != "table":
+        data = {
+            "before": before.label,
+            "after": after.label,
+            "sections": [
+                {
+                    "title": s.title,
+                    "inputs": list(s.inputs),
+                    "combinations": s.combinations,
+                    "changes": [
+                        {
+                            "inputs": dict(zip(s.inputs, c.inputs, strict=True)),
+                            "before": c.before,
+                            "after": c.after,
+                            "why": c.why,
+                        }
+                        for c in s.changes
+                    ],
+                }
+                for s in sections
+            ],
+        }
+        dump(data, args.output, io.stdout)
+    else:
+        io.stdout.write(f"From {before.label} to {after.label}:\n")
+        for section in changed:
+            io.stdout.write(
+                f"\n{section.title}: {len(section.changes)} change"
+                f"{'' if len(section.changes) == 1 else 's'} "
+                f"({section.combinations} combinations tried)\n"
+            )
+            headers = [*section.inputs, before.label, after.label, "WHY"]
+            rows = [[*c.inputs, c.before, c.after, c.why] for c in section.changes]
+            io.stdout.write(table(headers, rows))
+        unchanged = [s.title for s in sections if not s.changes]
+        if unchanged:
+            io.stdout.write(f"\nNo change: {'; '.join(unchanged)}.\n")
+    return EXIT_NEGATIVE if changed else EXIT_OK
