@@ -116,3 +116,39 @@ def runtime_doc(name: str = "rt", kind: str = "ClusterServingRuntime", **spec: A
 
 def mode_annotation(mode: str) -> dict:
     return {"annotations": {"ome.io/deploymentMode": mode}}
+
+
+def model_doc(
+    name: str = "m", kind: str = "ClusterBaseModel", namespace: str = "ns", **spec: Any
+) -> dict:
+    """A BaseModel (in `namespace`) or ClusterBaseModel; spec fields as given."""
+    metadata: dict[str, Any] = {"name": name}
+    if kind == "BaseModel":
+        metadata["namespace"] = namespace
+    return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": spec}
+
+
+def llama_model_spec(**overrides: Any) -> dict:
+    """The model of the docs' examples: safetensors 1.0.0, transformers
+    4.45.0.dev0, LlamaForCausalLM, 3.21B (model-version-matching.md)."""
+    spec: dict[str, Any] = {
+        "modelArchitecture": "LlamaForCausalLM",
+        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
+        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
+        "modelParameterSize": "3.21B",
+    }
+    spec.update(overrides)
+    return {k: v for k, v in spec.items() if v is not None}
+
+
+def format_entry(**overrides: Any) -> dict:
+    """A supportedModelFormats entry matching llama_model_spec()."""
+    entry: dict[str, Any] = {
+        "modelFramework": {"name": "transformers", "version": "4.45.0.dev0"},
+        "modelFormat": {"name": "safetensors", "version": "1.0.0"},
+        "modelArchitecture": "LlamaForCausalLM",
+        "autoSelect": True,
+        "priority": 1,
+    }
+    entry.update(overrides)
+    return {k: v for k, v in entry.items() if v is not None}

@@ -41,8 +41,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
             request.where,
         )
     runtime = named_runtime
+    selected = False
     if args.runtime:
         runtime = _runtime_by_name(cluster, isvc, args.runtime, named_runtime)
+    elif request is None:
+        # None named: the runtime OME would select, if any.
+        from modetable.selection import select
+
+        runtime = select(rules, cluster, isvc).runtime
+        selected = runtime is not None
     named = runtime is not None and runtime is named_runtime
     result = effective(rules, cluster, isvc, runtime, named)
 
@@ -62,7 +69,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if runtime is None:
         io.stdout.write(f"InferenceService {isvc.ref}: no runtime\n")
     else:
-        how = "named" if named else "not named"
+        how = "named" if named else ("auto-selected" if selected else "not named")
         io.stdout.write(
             f"InferenceService {isvc.ref}: runtime {runtime.name} ({runtime.kind}, {how})\n"
         )

@@ -253,6 +253,8 @@ def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
             "model": ref.name if isinstance(ref, ModelRef) else "",
             "namespace": isvc.namespace,
             "runtime": request.name if request else "",
+            # The scope word of the not-found message (a Scope of the rules).
+            "cluster_scope": "cluster",
         },
     )
     if isinstance(ref, str):
@@ -301,9 +303,7 @@ def _named(case: _Case, request: RuntimeRefRequest, ctx: Context | None) -> Outc
             if case.when["kind_namespace"]
             else "runtime_not_found_anywhere"
         )
-        return case.finish(
-            "runtime_missing", message=policy.message(key, **case.values, cluster="cluster")
-        )
+        return case.finish("runtime_missing", message=policy.message(key, **case.values))
     try:
         view = runtime_view(policy, case.cluster, runtime, named=True)
     except InheritanceError as exc:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from modetable.modes import Resolution
-from modetable.selection.checks import Candidate, CheckResult
+from modetable.matching import NONE as NONE_WORD
+from modetable.modes import USED, Resolution
+from modetable.rules.policy import Policy
+from modetable.selection.checks import SKIPPED, Candidate, CheckResult
 from modetable.selection.outcome import Outcome
+from modetable.selection.rules import selection_rules
+from modetable.templates import fill
 
 
 def _resolution(resolution: Resolution) -> dict[str, Any]:
@@ -84,3 +88,44 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "candidates": [candidate_json(c) for c in outcome.candidates],
         "named_check": candidate_json(named_check) if named_check else None,
     }
+
+
+def trace_lines(policy: Policy, candidate: Candidate) -> list[str]:
+    """One runtime's checks in order, each with what it read; for the mode check,
+    which source gave each side's mode and which were passed over, and why."""
+    rules = selection_rules(policy)
+    words = rules.explain.words
+    verdict = rules.explain.yes if candidate.compatible else rules.explain.no
+    lines = [f"{candidate.name} ({candidate.kind}, {candidate.scope_label}): {verdict}"]
+    failed = False
+    for number, result in enumerate(candidate.checks, start=1):
+        if result.state == SKIPPED:
+            lines.append(f"{number}. {result.check}: {result.note}")
+            continue
+        state = words["failed"] if result.failed else words["passed"]
+        late = f"; {words['not_reached']}" if failed else ""
+        lines.append(f"{number}. {result.check}: {state}{late}")
+        if result.reason:
+            lines.append(f"     {result.reason}")
+        lines.extend(f"     {what}: {value}" for what, value in result.inputs)
+        if result.match is not None:
+            lines.extend(_mode_lines(policy, result))
+        failed = failed or result.failed
+    return lines
+
+
+def _mode_lines(policy: Policy, result: CheckResult) -> list[str]:
+    assert result.match is not None
+    matching = policy.rules.matching
+    lines = []
+    for c in result.match.components:
+        component = policy.component[c.component]
+        values = policy.placeholder_values(component)
+        lines.append(f"     {c.component}: {c.row}, {matching.outcomes[c.outcome]}")
+        for side, resolution in (("requested", c.requested), ("declared", c.declared)):
+            label = fill(matching.inputs[side], values)
+            used = next((r for r in resolution.readings if r.verdict == USED), None)
+            source = f" from {resolution.source} ({used.path})" if used else ""
+            lines.append(f"       {label}: {resolution.mode or NONE_WORD}{source}")
+            lines.extend(f"         passed over {r.path}: {r.note}" for r in resolution.passed_over)
+    return lines

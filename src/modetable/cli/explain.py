@@ -1,0 +1,83 @@
+"""`modetable explain`: the table of `kubectl ome runtime explain`, and with
+--why one runtime's full trace."""
+
+from __future__ import annotations
+
+import argparse
+
+from modetable.cli.common import (
+    Io,
+    add_manifests,
+    add_output,
+    isvc_and_cluster,
+    load_cluster,
+    policy,
+)
+
+DEFAULT_NAMESPACE = "default"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument(
+        "--isvc",
+        metavar="REF",
+        help="the InferenceService: NAME or NAMESPACE/NAME, or a file holding one",
+    )
+    target.add_argument(
+        "--model",
+        metavar="REF",
+        help="a BaseModel (NAMESPACE/NAME, looked up first) or ClusterBaseModel (NAME)",
+    )
+    parser.add_argument(
+        "--why",
+        metavar="RUNTIME",
+        help="after the table, every check on this runtime in order, with what it read",
+    )
+    add_manifests(parser)
+    add_output(parser)
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    from modetable.render import dump, table
+    from modetable.selection.explain import (
+        explain_isvc,
+        explain_model,
+        explanation_json,
+        rows,
+        why,
+    )
+    from modetable.selection.rules import selection_rules
+
+    rules = policy(args)
+    if args.isvc:
+        isvc, cluster = isvc_and_cluster(rules, args, io)
+        explanation = explain_isvc(rules, cluster, isvc)
+    else:
+        cluster = load_cluster(rules, args.manifests, io)
+        namespace, _, name = args.model.rpartition("/")
+        explanation = explain_model(rules, cluster, name, namespace or DEFAULT_NAMESPACE)
+    trace = why(explanation, args.why) if args.why else None
+    if explanation.note:
+        io.stderr.write(explanation.note + "\n")
+    if args.output != "table":
+        data = explanation_json(rules, explanation)
+        if trace is not None:
+            from modetable.selection.report import check_json
+
+            data["why"] = {
+                "name": trace.name,
+                "kind": trace.kind,
+                "checks": [check_json(c) for c in trace.checks],
+            }
+        dump(data, args.output, io.stdout)
+        return 0
+    if not explanation.candidates:
+        io.stderr.write(rules.message("explain_no_runtimes") + "\n")
+        return 0
+    io.stdout.write(table(selection_rules(rules).explain.columns, rows(rules, explanation)))
+    if trace is not None:
+        from modetable.selection.report import trace_lines
+
+        io.stdout.write("\n" + "\n".join(trace_lines(rules, trace)) + "\n")
+    return 0

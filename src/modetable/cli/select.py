@@ -1,0 +1,71 @@
+"""`modetable select`: the runtime OME uses for an InferenceService, or why none,
+with admission, events, conditions and each component's running mode."""
+
+from __future__ import annotations
+
+import argparse
+
+from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, policy
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_isvc_inputs(parser)
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    from modetable.render import dump
+    from modetable.selection import outcome_json, select
+
+    rules = policy(args)
+    isvc, cluster = isvc_and_cluster(rules, args, io)
+    outcome = select(rules, cluster, isvc)
+    data = outcome_json(outcome)
+    if args.output != "table":
+        dump(data, args.output, io.stdout)
+    else:
+        _print(data, io)
+    return 0 if outcome.runtime is not None else 1
+
+
+def _print(data: dict, io: Io) -> None:
+    from modetable.render import table
+
+    out = io.stdout
+    runtime = data["runtime"]
+    if runtime is None:
+        out.write(f"InferenceService {data['isvc']}: no runtime ({data['version']})\n")
+    else:
+        how = "named" if data["named"] else "auto-selected"
+        out.write(
+            f"InferenceService {data['isvc']}: runtime {runtime['name']} "
+            f"({runtime['kind']}, {how}, {data['version']})\n"
+        )
+    if data["message"]:
+        out.write(data["message"] + "\n")
+    admission = data["admission"]
+    out.write("\n")
+    for warning in admission["warnings"]:
+        out.write(f"Warning: {warning}\n")
+    if admission["allowed"]:
+        out.write("Admission: allowed\n")
+    else:
+        out.write(f"Admission: denied\n{admission['message']}\n")
+    if data["events"]:
+        out.write("\n")
+        rows = [[e["type"], e["reason"], e["message"]] for e in data["events"]]
+        out.write(table(["TYPE", "REASON", "MESSAGE"], rows))
+    if data["conditions"]:
+        out.write("\n")
+        rows = [
+            [c["type"], c["status"], c["reason"], c["message"] or "-"] for c in data["conditions"]
+        ]
+        out.write(table(["CONDITION", "STATUS", "REASON", "MESSAGE"], rows))
+    if data["components"]:
+        out.write("\n")
+        reconcile = data["reconcile"]
+        rows = [
+            [name, f"{c['mode']} ({c['source']})", reconcile.get(name, "")]
+            for name, c in data["components"].items()
+        ]
+        headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if reconcile else ["COMPONENT", "MODE"]
+        out.write(table(headers, [row[: len(headers)] for row in rows]))
