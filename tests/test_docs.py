@@ -364,3 +364,15 @@ def test_reordering_the_selection_checks_reorders_the_page(project):
         "The deployment modes match, for each compared component (this page's rule)",
         "The runtime lists every accelerator class the InferenceService names",
     ]
+
+
+def test_a_docs_label_for_an_undefined_selection_outcome_is_an_error(project, ruleset):
+    edit_rules(project, "    picked: A runtime passes", "    pickd: A runtime passes")
+    run = docs(project, "--check")
+    rules = project / "rules" / "modes.yaml"
+    defined = ", ".join(ruleset.rules.selection.outcomes)
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"modetable: error: {rules}: docs.selection_outcomes names 'pickd', "
+        f"which selection.outcomes does not define (it defines: {defined})\n"
+    )

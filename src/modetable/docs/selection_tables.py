@@ -108,9 +108,16 @@ def selection_outcomes(policy: Policy) -> str:
     outcomes = _selection(policy).outcomes
     rows = []
     for outcome, label in docs.selection_outcomes.items():
+        if outcome not in outcomes:
+            known = ", ".join(outcomes)
+            raise ModetableError(
+                f"docs.selection_outcomes names {outcome!r}, which selection.outcomes "
+                f"does not define (it defines: {known})",
+                rules_location(policy),
+            )
         effects = [
             _effect(policy, e)
-            for e in outcomes.get(outcome, ())
+            for e in outcomes[outcome]
             if in_force(e.since, e.until, policy.version)
         ]
         rows.append([label, "\n".join(effects) if effects else "nothing"])
