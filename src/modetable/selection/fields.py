@@ -21,10 +21,13 @@ def locate(node: Any, segments: paths.Segments, fallback: Location) -> Location:
     return where(found[0], found[1], fallback)
 
 
-def read(node: Any, path: str | paths.Segments, expect: type, fallback: Location) -> Any:
+def read(
+    node: Any, path: str | paths.Segments, expect: type, fallback: Location, prefix: str = ""
+) -> Any:
     """The value at `path` (None when unset), which must be of type `expect`.
 
-    `expect` is str, bool, int, dict or list; a bool is never an int.
+    `expect` is str, bool, int, dict or list; a bool is never an int. `prefix`
+    names `node` in an error (`spec.supportedModelFormats[0].`).
     """
     segments = paths.split(path) if isinstance(path, str) else path
     value = paths.lookup(node, segments)
@@ -34,7 +37,7 @@ def read(node: Any, path: str | paths.Segments, expect: type, fallback: Location
     if not isinstance(value, expect) or wrong_int:
         kind = _KINDS.get(expect) or ("a mapping" if expect is dict else "a list")
         raise ModetableError(
-            f"{paths.render(segments)} must be {kind}, got {describe(value)}",
+            f"{prefix}{paths.render(segments)} must be {kind}, got {describe(value)}",
             locate(node, segments, fallback),
         )
     return value

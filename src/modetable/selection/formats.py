@@ -9,7 +9,7 @@ import attrs
 
 from modetable.errors import Location, ModetableError
 from modetable.manifests import Manifest
-from modetable.paths import render, split
+from modetable.paths import split
 from modetable.rules.model import Selection, SpecFields
 from modetable.rules.policy import Policy
 from modetable.selection import model_versions
@@ -60,24 +60,24 @@ class Entry:
     priority: int | None
 
 
-def _spec(node: Any, path: str, fields: SpecFields, where: Location, *, entry: bool) -> Spec | None:
-    value = read(node, path, dict, where)
+def _spec(
+    node: Any, path: str, fields: SpecFields, where: Location, *, entry: bool, prefix: str = ""
+) -> Spec | None:
+    value = read(node, path, dict, where, prefix)
     if value is None:
         return None
-    segments = split(path)
-    name = read(value, fields.name, str, locate(node, segments, where))
+    here = locate(node, split(path), where)
+    inner = f"{prefix}{path}."
+    name = read(value, fields.name, str, here, inner)
     if name is None:
         if entry:
-            raise ModetableError(
-                f"{render((*segments, fields.name))} is required", locate(node, segments, where)
-            )
+            raise ModetableError(f"{inner}{fields.name} is required", here)
         name = ""
-    here = locate(node, segments, where)
     return Spec(
         name=name,
-        version=read(value, fields.version, str, here),
-        operator=read(value, fields.operator, str, here),
-        weight=read(value, fields.weight, int, here),
+        version=read(value, fields.version, str, here, inner),
+        operator=read(value, fields.operator, str, here, inner),
+        weight=read(value, fields.weight, int, here, inner),
     )
 
 
@@ -103,33 +103,35 @@ def entries_of(
 ) -> tuple[Entry, ...]:
     """The runtime's entries; `spec_holder` is `{"spec": <the spec read>}`."""
     fields = selection.entry
-    items = read(spec_holder, selection.runtime.entries, list, where) or []
-    list_where = locate(spec_holder, split(selection.runtime.entries), where)
+    path = selection.runtime.entries
+    items = read(spec_holder, path, list, where) or []
+    list_where = locate(spec_holder, split(path), where)
     entries = []
     for index, item in enumerate(items):
         here = where_in(items, index, list_where)
+        prefix = f"{path}[{index}]."
         if not isinstance(item, dict):
-            raise ModetableError(f"{selection.runtime.entries}[{index}] must be a mapping", here)
-        format_spec = _spec(item, fields.format, selection.spec_fields, here, entry=True)
-        framework = _spec(item, fields.framework, selection.spec_fields, here, entry=True)
-        for side, spec in ((fields.format, format_spec), (fields.framework, framework)):
-            if spec is None:
+            raise ModetableError(f"{path}[{index}] must be a mapping", here)
+        sides = {}
+        for side in (fields.format, fields.framework):
+            sides[side] = _spec(item, side, selection.spec_fields, here, entry=True, prefix=prefix)
+            if sides[side] is None:
                 raise ModetableError(
-                    f"{selection.runtime.entries}[{index}].{side} is required "
-                    "(the API server refuses an entry without it)",
+                    f"{prefix}{side} is required (the API server refuses an entry without it)",
                     here,
                 )
+        format_spec, framework = sides[fields.format], sides[fields.framework]
         assert format_spec is not None and framework is not None
         entries.append(
             Entry(
                 index=index,
                 format=format_spec,
                 framework=framework,
-                architecture=read(item, fields.architecture, str, here),
-                quantization=read(item, fields.quantization, str, here),
-                pipeline=read(item, fields.pipeline, dict, here),
-                auto_select=read(item, fields.auto_select, bool, here),
-                priority=read(item, fields.priority, int, here),
+                architecture=read(item, fields.architecture, str, here, prefix),
+                quantization=read(item, fields.quantization, str, here, prefix),
+                pipeline=read(item, fields.pipeline, dict, here, prefix),
+                auto_select=read(item, fields.auto_select, bool, here, prefix),
+                priority=read(item, fields.priority, int, here, prefix),
             )
         )
     return tuple(entries)

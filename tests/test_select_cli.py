@@ -1,0 +1,190 @@
+"""`modetable select`: the page's example end to end, the table, the JSON
+contract, exit codes and bad input."""
+
+from __future__ import annotations
+
+import yaml
+from conftest import (
+    EXAMPLES,
+    format_entry,
+    isvc_doc,
+    llama_model_spec,
+    model_doc,
+    run_cli,
+    runtime_doc,
+    write,
+)
+
+PAGE_MESSAGE = (
+    "no runtime found to support model safetensors with format safetensors in namespace "
+    "llama-demo. Checked 2 runtimes (0 namespace-scoped, 2 cluster-scoped). Excluded runtimes: "
+    "srt-llama-3-3-70b-instruct-multinode (runtime engine deployment mode MultiNode does not "
+    "match requested engine deployment mode OMENative)"
+)
+
+
+def test_the_bundled_example_prints_the_pages_message_and_exits_1():
+    run = run_cli("select", "--isvc", str(EXAMPLES / "inference-service.yaml"), str(EXAMPLES))
+    assert run.code == 1, run.err
+    lines = run.out.splitlines()
+    assert lines[0] == "InferenceService llama-demo/llama-3-70b: no runtime (v1.3)"
+    assert lines[1] == PAGE_MESSAGE
+    assert "Admission: denied" in lines
+    assert run.err == ""
+
+
+def test_json_contract_of_the_example():
+    run = run_cli("select", "--isvc", "llama-demo/llama-3-70b", str(EXAMPLES), "-o", "json")
+    assert run.code == 1
+    data = run.json()
+    assert list(data) == [
+        "isvc",
+        "version",
+        "result",
+        "runtime",
+        "named",
+        "message",
+        "admission",
+        "events",
+        "conditions",
+        "components",
+        "reconcile",
+        "candidates",
+        "named_check",
+    ]
+    assert (data["result"], data["runtime"], data["named"], data["message"]) == (
+        "none",
+        None,
+        False,
+        PAGE_MESSAGE,
+    )
+    assert data["events"] == [
+        {"type": "Warning", "reason": "RuntimeNotFound", "message": PAGE_MESSAGE}
+    ]
+    assert data["candidates"][1] == {
+        "name": "srt-llama-3-3-70b-instruct-multinode",
+        "kind": "ClusterServingRuntime",
+        "scope": "Cluster",
+        "compatible": False,
+        "reason": (
+            "runtime engine deployment mode MultiNode does not match requested engine "
+            "deployment mode OMENative"
+        ),
+        "check": "deployment-mode",
+        "priority": None,
+        "weight": None,
+        "score": None,
+    }
+
+
+def cluster_file(tmp_path, *docs):
+    return str(write(tmp_path, "cluster.yaml", yaml.safe_dump_all(docs, sort_keys=False)))
+
+
+def test_a_picked_runtime_exits_0_with_its_warning_and_the_running_modes(tmp_path):
+    path = cluster_file(
+        tmp_path,
+        isvc_doc(model={"name": "m"}, engine={}, router={}),
+        model_doc(**llama_model_spec()),
+        runtime_doc(
+            "rt",
+            supportedModelFormats=[format_entry()],
+            routerConfig={"annotations": {"ome.io/deploymentMode": "MultiNode"}},
+        ),
+    )
+    run = run_cli("select", "--isvc", "ns/svc", path)
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    assert (
+        lines[0]
+        == "InferenceService ns/svc: runtime rt (ClusterServingRuntime, auto-selected, v1.3)"
+    )
+    assert "Warning: Runtime rt will be auto-selected for model m" in lines
+    data = run_cli("select", "--isvc", "ns/svc", path, "-o", "json").json()
+    assert data["components"]["router"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
+    assert data["reconcile"] == {"router": "invalid deployment mode for router"}
+
+
+def test_yaml_output(tmp_path):
+    run = run_cli("select", "--isvc", "llama-demo/llama-3-70b", str(EXAMPLES), "-o", "yaml")
+    assert run.code == 1
+    assert yaml.safe_load(run.out)["message"] == PAGE_MESSAGE
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path):
+    bad = runtime_doc("rt", supportedModelFormats=[format_entry(priority="high")])
+    path = cluster_file(
+        tmp_path, isvc_doc(model={"name": "m"}, engine={}), model_doc(**llama_model_spec()), bad
+    )
+    run = run_cli("select", "--isvc", "ns/svc", path)
+    assert run.code == 2
+    assert run.out == ""
+    assert run.err.count("\n") == 1
+    assert run.err.startswith(f"modetable: error: {path}:")
+    assert run.err.endswith(
+        ": spec.supportedModelFormats[0].priority must be a whole number, got the string 'high'\n"
+    )
+
+
+def test_an_entry_without_a_framework_is_refused_with_its_place(tmp_path):
+    entry = format_entry()
+    del entry["modelFramework"]
+    path = cluster_file(
+        tmp_path,
+        isvc_doc(model={"name": "m"}, engine={}),
+        model_doc(**llama_model_spec()),
+        runtime_doc("rt", supportedModelFormats=[entry]),
+    )
+    run = run_cli("select", "--isvc", "ns/svc", path)
+    assert run.code == 2
+    assert run.err.startswith(f"modetable: error: {path}:")
+    assert "spec.supportedModelFormats[0].modelFramework is required" in run.err
+
+
+def test_unknown_inference_service_is_exit_2():
+    run = run_cli("select", "--isvc", "nowhere/none", str(EXAMPLES))
+    assert run.code == 2
+    assert run.err.startswith("modetable: error: no InferenceService 'nowhere/none'")
+
+
+def test_v122_on_the_example():
+    run = run_cli(
+        "--ome-version",
+        "v1.2.2",
+        "select",
+        "--isvc",
+        "llama-demo/llama-3-70b",
+        str(EXAMPLES),
+        "-o",
+        "json",
+    )
+    data = run.json()
+    # v1.2.2 has no spec.deploymentMode: nothing asks for a mode, so the
+    # MultiNode runtime is picked, and its annotation sets the running mode.
+    assert (run.code, data["runtime"]["name"]) == (0, "srt-llama-3-3-70b-instruct-multinode")
+    assert data["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
+
+
+def test_effective_now_selects_when_none_is_named(tmp_path):
+    path = cluster_file(
+        tmp_path,
+        isvc_doc(model={"name": "m"}, engine={}),
+        model_doc(**llama_model_spec()),
+        runtime_doc(
+            "rt",
+            supportedModelFormats=[format_entry()],
+            engineConfig={"annotations": {"ome.io/deploymentMode": "MultiNode"}},
+        ),
+    )
+    run = run_cli("effective", "--isvc", "ns/svc", path)
+    assert run.code == 0, run.err
+    assert (
+        run.out.splitlines()[0]
+        == "InferenceService ns/svc: runtime rt (ClusterServingRuntime, auto-selected)"
+    )
+    data = run_cli("effective", "--isvc", "ns/svc", path, "-o", "json").json()
+    assert (data["runtime"], data["named"]) == (
+        {"name": "rt", "kind": "ClusterServingRuntime"},
+        False,
+    )
+    assert data["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}

@@ -1,0 +1,143 @@
+"""Selection over the real catalog (../shared/ome-catalog): every sample
+InferenceService gets a verdict, and a handful of verdicts reasoned out by hand
+are pinned (the reasoning is in each test's docstring)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import CATALOG, need
+
+from modetable.manifests import read_cluster
+from modetable.selection import outcome_json, select
+
+WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+
+
+@pytest.fixture(scope="module")
+def clusters(ruleset):
+    need(CATALOG)
+    found = {}
+    for version in ruleset.versions:
+        policy = ruleset.at(version)
+        found[version] = (policy, read_cluster([str(CATALOG)], policy.rules.manifests))
+    return found
+
+
+def outcome(clusters, ref, version="v1.3"):
+    policy, cluster = clusters[version]
+    return select(policy, cluster, cluster.find_isvc(ref))
+
+
+def test_every_sample_gets_a_verdict_in_every_version(clusters):
+    for version, (policy, cluster) in clusters.items():
+        assert len(cluster.isvcs) > 100
+        for isvc in cluster.isvcs:
+            result = select(policy, cluster, isvc)
+            data = json.loads(json.dumps(outcome_json(result)))
+            # A verdict: a runtime is used, or there is a message saying why not.
+            assert (data["runtime"] is None) == (data["message"] is not None), (version, isvc.ref)
+            # Selection ran over every runtime whenever the model was found.
+            expected = len(cluster.runtimes) if result.model is not None else 0
+            assert len(data["candidates"]) == expected, (version, isvc.ref)
+
+
+def test_qwen2_5_72b_goes_to_the_deepseek_distill_runtime(clusters):
+    """The model (safetensors 1.0.0, Qwen2ForCausalLM, transformers 4.43.1, 72B)
+    matches three autoSelect runtimes, each scoring (1 + 1) x 1 = 2. Two of them,
+    the DeepSeek-R1 distills of Qwen 14B and 32B, set no modelSizeRange: distance
+    0, ahead of srt-qwen2-5-72b-instruct's 70B-75B (distance 5B). Then by name."""
+    result = outcome(clusters, "qwen2-5-72b-instruct/qwen2-5-72b-instruct")
+    assert result.result == "picked"
+    assert result.runtime.name == "srt-deepseek-r1-distill-qwen-14b"
+    qualifying = [(c.name, c.score, c.distance) for c in result.candidates if c.compatible]
+    assert qualifying == [
+        ("srt-deepseek-r1-distill-qwen-14b", 2, 0),
+        ("srt-deepseek-r1-distill-qwen-32b", 2, 0),
+        ("srt-qwen2-5-72b-instruct", 2, 5e9),
+    ]
+    assert result.admission.warnings == (
+        "Runtime srt-deepseek-r1-distill-qwen-14b will be auto-selected for model "
+        "qwen2-5-72b-instruct",
+    )
+
+
+def test_gpt_oss_20b_goes_to_a_120b_runtime_by_name(clusters):
+    """gpt-oss-20b sets no modelParameterSize, so every range passes and the
+    distance does not count: three runtimes tie at 2, and by name
+    srt-gpt-oss-120b-grpc ('1' < '2') comes before srt-gpt-oss-20b."""
+    result = outcome(clusters, "openai-test/gpt-oss-20b")
+    assert result.runtime.name == "srt-gpt-oss-120b-grpc"
+    assert [c.name for c in result.candidates if c.compatible] == [
+        "srt-gpt-oss-120b-grpc",
+        "srt-gpt-oss-20b",
+        "srt-gpt-oss-20b-grpc",
+    ]
+
+
+def test_qwen2_5_14b_model_has_no_format_yet(clusters):
+    """The catalog's ClusterBaseModel qwen2-5-14b-instruct carries no modelFormat (OME
+    fills it in once it reads the files); the InferenceService names no runtime
+    and has an engine with no image of its own, so the webhook rejects."""
+    result = outcome(clusters, "qwen2-5-14b-instruct/qwen2-5-14b-instruct")
+    text = "invalid model specification: modelFormat.name: model format name is required"
+    assert (result.runtime, result.message) == (None, text)
+    assert result.admission.message == WEBHOOK + text
+
+
+def test_exaone_sample_has_no_model_name(clusters):
+    """Its spec.model holds modelName and runtime, fields the API does not know,
+    and no name: the API server's schema refuses it."""
+    result = outcome(clusters, "default/exaone-3-5-7-8b-instruct")
+    assert result.admission.message == (
+        'The InferenceService "exaone-3-5-7-8b-instruct" is invalid: '
+        "spec.model.name: Required value"
+    )
+
+
+def test_glm_sample_names_neither_model_nor_runtime(clusters):
+    """It uses spec.modelRef, which OME does not know."""
+    result = outcome(clusters, "zai-org-test/glm-4-5v-test")
+    assert result.admission.message == (
+        WEBHOOK + "at least one of spec.model or spec.runtime must be set"
+    )
+
+
+def test_llama_90b_fp8_dynamic_model_is_not_in_the_catalog(clusters):
+    result = outcome(clusters, "llama-3-2-90b-fp8-dynamic/llama-3-2-90b-fp8-dynamic")
+    assert result.message == (
+        'referenced model "llama-3-2-90b-fp8-dynamic" not found in namespace '
+        '"llama-3-2-90b-fp8-dynamic"'
+    )
+
+
+def test_bge_names_its_runtime_before_the_model_has_a_format(clusters):
+    """The named runtime is used anyway; the advisory lists each difference of its
+    one entry from a model with no format, architecture or framework yet."""
+    result = outcome(clusters, "bge-large-en-v1-5/bge-large-en-v1-5")
+    assert (result.runtime.name, result.named) == ("srt-bge-large-en-v1-5", True)
+    assert [e.message for e in result.events] == [
+        "Runtime srt-bge-large-en-v1-5 does not declare support for model bge-large-en-v1-5 "
+        "(runtime srt-bge-large-en-v1-5 does not support model : model format 'mt:' not in "
+        "supported formats: model has no architecture but runtime requires BertModel, format "
+        "name mismatch (model=, runtime=safetensors), model has no framework but runtime "
+        "requires transformers); proceeding because the runtime was named explicitly"
+    ]
+
+
+def test_llama_4_scout_metadata_annotation_counts_only_before_v13(clusters):
+    """Its metadata.annotations set RawDeployment: since v1.3 only VirtualDeployment
+    counts there, so the Default decides; v1.2.2 read the service annotation."""
+    modern = outcome(clusters, "llama-4-scout-17b-16e-instruct/llama-4-scout-17b-16e-instruct")
+    assert {n: (r.mode, r.source) for n, r in modern.components.items()} == {
+        "engine": ("RawDeployment", "Default"),
+        "router": ("RawDeployment", "Default"),
+    }
+    old = outcome(
+        clusters, "llama-4-scout-17b-16e-instruct/llama-4-scout-17b-16e-instruct", "v1.2.2"
+    )
+    assert {n: r.source for n, r in old.components.items()} == {
+        "engine": "ServiceAnnotation",
+        "router": "ServiceAnnotation",
+    }
