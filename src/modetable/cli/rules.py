@@ -80,57 +80,23 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 def _check(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump
-    from modetable.rules.load import bundled_rules_path, read_rules_text
+    from modetable.rules.load import bundled_rules_path, parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
 
     file = Path(args.file or getattr(args, "rules", None) or bundled_rules_path())
     text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
-    findings: list[dict[str, Any]] = []
+    found: list[tuple[Location, dict[str, Any]]] = []
     runs: list[dict[str, Any]] = []
     try:
-        from modetable.rules.load import parse_rules
-
         rules, document = parse_rules(text, str(file))
     except ModetableError as exc:
         errors = exc.errors if isinstance(exc, ErrorList) else [exc]
-        findings = [_invalid(error, file) for error in errors]
+        found = [_invalid(error, file) for error in errors]
     else:
-        from modetable.rules.analysis import analyse
-        from modetable.rules.examples import run_examples
-
         ruleset = RuleSet(rules=rules, file=str(file), document=document)
-        findings = [
-            {
-                "code": f.code,
-                "severity": f.severity,
-                "at": str(f.where),
-                "versions": list(f.versions),
-                "message": f.message,
-            }
-            for f in analyse(ruleset)
-        ]
-        for run in run_examples(ruleset):
-            runs.append(
-                {
-                    "section": run.section,
-                    "index": run.index,
-                    "version": run.version,
-                    "case": run.case,
-                    "passed": run.passed,
-                    "failure": run.failure,
-                    "at": str(run.where),
-                }
-            )
-            if not run.passed:
-                findings.append(
-                    {
-                        "code": "EXAMPLE",
-                        "severity": "error",
-                        "at": str(run.where),
-                        "versions": [run.version] if run.version else [],
-                        "message": f"{run.case}: {run.failure}",
-                    }
-                )
+        found, runs = _analyse(ruleset)
+    found.sort(key=lambda pair: (pair[0].line or 0, pair[0].col or 0))
+    findings = [finding for _where, finding in found]
     errors = sum(f["severity"] == "error" for f in findings)
     warnings = len(findings) - errors
     passed = sum(r["passed"] for r in runs)
@@ -155,15 +121,68 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     return EXIT_NEGATIVE if failed else EXIT_OK
 
 
-def _invalid(error: ModetableError, file: Path) -> dict[str, Any]:
+def _analyse(ruleset: Any) -> tuple[list[tuple[Location, dict[str, Any]]], list[dict[str, Any]]]:
+    """The analysis's findings and the examples' runs (a failing example is a finding)."""
+    from modetable.rules.analysis import analyse
+    from modetable.rules.examples import run_examples
+
+    found = [
+        (
+            f.where,
+            {
+                "code": f.code,
+                "severity": f.severity,
+                "at": str(f.where),
+                "versions": list(f.versions),
+                "message": f.message,
+            },
+        )
+        for f in analyse(ruleset)
+    ]
+    runs: list[dict[str, Any]] = []
+    failed: dict[tuple[Location, str], dict[str, Any]] = {}
+    for run in run_examples(ruleset):
+        runs.append(
+            {
+                "section": run.section,
+                "index": run.index,
+                "version": run.version,
+                "case": run.case,
+                "passed": run.passed,
+                "failure": run.failure,
+                "at": str(run.where),
+            }
+        )
+        if run.passed:
+            continue
+        # One finding per example and failure, with every version it fails in.
+        message = f"{run.case}: {run.failure}"
+        finding = failed.get((run.where, message))
+        if finding is None:
+            finding = {
+                "code": "EXAMPLE",
+                "severity": "error",
+                "at": str(run.where),
+                "versions": [],
+                "message": message,
+            }
+            failed[run.where, message] = finding
+            found.append((run.where, finding))
+        if run.version:
+            finding["versions"].append(run.version)
+    return found, runs
+
+
+def _invalid(error: ModetableError, file: Path) -> tuple[Location, dict[str, Any]]:
     where = error.where or Location(str(file))
-    return {
+    finding = {
         "code": "INVALID",
         "severity": "error",
         "at": str(where),
         "versions": [],
         "message": error.message,
     }
+    return where, finding
 
 
 def _count(number: int, noun: str) -> str:

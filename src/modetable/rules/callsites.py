@@ -18,7 +18,7 @@ import attrs
 
 import modetable
 
-LOOKUPS = ("message",)  # Policy methods that take a message key first
+MESSAGE = "message"  # the Policy method that takes a message key first
 
 
 @attrs.frozen
@@ -36,24 +36,25 @@ class CallSite:
 
 
 @cache
-def call_sites() -> tuple[CallSite, ...]:
-    """Every message lookup by a literal key in modetable's source."""
+def call_sites(method: str = MESSAGE) -> tuple[CallSite, ...]:
+    """Every `.method("key", ...)` call in modetable's source (messages by default;
+    `explanation` for the explanations)."""
     root = Path(modetable.__file__).resolve().parent
     found: list[CallSite] = []
     for path in sorted(root.rglob("*.py")):
         try:
             text = path.read_text(encoding="utf-8")
-            if not any(f".{name}(" in text for name in LOOKUPS):
+            if f".{method}(" not in text:
                 continue
             tree = ast.parse(text, str(path))
         except (OSError, SyntaxError, UnicodeDecodeError):
             continue
         relative = f"modetable/{path.relative_to(root).as_posix()}"
-        found.extend(_calls(tree, relative))
+        found.extend(_calls(tree, relative, method))
     return tuple(dict.fromkeys(found))  # a nested function is walked with its parent
 
 
-def _calls(tree: ast.Module, file: str) -> Iterator[CallSite]:
+def _calls(tree: ast.Module, file: str, method: str) -> Iterator[CallSite]:
     for function in ast.walk(tree):
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
             continue
@@ -63,7 +64,7 @@ def _calls(tree: ast.Module, file: str) -> Iterator[CallSite]:
             if not (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr in LOOKUPS
+                and node.func.attr == method
                 and node.args
             ):
                 continue

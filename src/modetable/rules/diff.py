@@ -189,6 +189,10 @@ def _mode_values(before: Side, after: Side) -> Section:
     return _section("mode values", ("value",), [names], outcome, why, before, after, _show_value)
 
 
+def _row(row_id: str | None) -> str:
+    return f"row {row_id}" if row_id else "no row decides"
+
+
 def _compared(before: Side, after: Side, components: list[str]) -> Section:
     """Which components matching compares (always, when declared, never)."""
 
@@ -221,7 +225,8 @@ def _matching(before: Side, after: Side) -> Section:
             row = decide(policy, requested, declared)
         except ModetableError as exc:
             return ("error", exc.message), f"error: {exc.message}"
-        return (row.outcome, row.message), f"{row.outcome} (row {row.id})"
+        message = f", {row.message}" if row.message else ""
+        return (row.outcome, row.message), f"{row.outcome} (row {row.id}{message})"
 
     def rows(side: Side, inputs: tuple[Any, ...]) -> str | None:
         policy = side.policy
@@ -237,7 +242,9 @@ def _matching(before: Side, after: Side) -> Section:
             return notes
         inputs = _example(pattern, [values, values])
         was, now = rows(before, inputs), rows(after, inputs)
-        return f"row {now} changed" if was == now else f"row {was} → row {now}"
+        if was == now:
+            return f"row {now} changed"
+        return f"{_row(was)} → {_row(now)}"
 
     return _section(
         "matching (each compared component)",

@@ -1,0 +1,190 @@
+"""`modetable rules diff`: what changes between versions or files, and why."""
+
+from __future__ import annotations
+
+from itertools import product
+
+from conftest import RULES, run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from modetable.rules import load_ruleset
+from modetable.rules.diff import Side, diff
+from modetable.rules.patterns import compress, show_set
+
+
+def sections_of(before: str, after: str) -> dict:
+    ruleset = load_ruleset(RULES)
+    found = diff(Side(before, ruleset.at(before)), Side(after, ruleset.at(after)))
+    return {s.title: [(*c.inputs, c.before, c.after, c.why) for c in s.changes] for s in found}
+
+
+def test_v13_against_v122_mode_values_and_matching():
+    sections = sections_of("v1.2.2", "v1.3")
+    assert sections["mode values"] == [
+        ("OMENative", "no mode", "a mode (current)", "modes OMENative since v1.3"),
+        ("MultiNodeRayVLLM", "a mode (current)", "no mode", "modes MultiNodeRayVLLM before v1.3"),
+    ]
+    others = "RawDeployment|MultiNode|VirtualDeployment"
+    became = "OMENative: no mode → a mode (current)"
+    left = "MultiNodeRayVLLM: a mode (current) → no mode"
+    assert sections["matching (each compared component)"] == [
+        (
+            others,
+            "OMENative",
+            "pass (row declared-none)",
+            "reject (row different-mode, mode_mismatch)",
+            became,
+        ),
+        (
+            others,
+            "MultiNodeRayVLLM",
+            "reject (row different-mode, mode_mismatch)",
+            "pass (row declared-none)",
+            left,
+        ),
+        (
+            "OMENative",
+            others,
+            "pass (row requested-none)",
+            "reject (row different-mode, mode_mismatch)",
+            became,
+        ),
+        (
+            "MultiNodeRayVLLM",
+            others,
+            "reject (row different-mode, mode_mismatch)",
+            "pass (row requested-none)",
+            left,
+        ),
+    ]
+    assert sections["compared for matching"] == []
+
+
+def test_v13_against_v122_resolution_and_admission():
+    sections = sections_of("v1.2.2", "v1.3")
+    requested = sections["requested mode of the engine, decoder and router"]
+    assert requested[:3] == [
+        (
+            "unset",
+            "RawDeployment",
+            "none",
+            "RawDeployment (isvc-service-mode)",
+            "isvc-service-mode: not in version → used",
+        ),
+        (
+            "unset",
+            "OMENative",
+            "none",
+            "OMENative (isvc-service-mode)",
+            "isvc-service-mode: not in version → used",
+        ),
+        (
+            "OMENative",
+            "-",
+            "none",
+            "OMENative (isvc-component-annotation)",
+            "isvc-component-annotation: not valid → used",
+        ),
+    ]
+    running = sections["running mode of the engine and decoder"]
+    # A leader/worker alone: MultiNode in v1.2.2, OMENative since v1.3.
+    assert (
+        "unset|OMENative",
+        "unset",
+        "not RawDeployment|OMENative",
+        "set",
+        "MultiNode (leader-worker-shape-v1.2)",
+        "OMENative (leader-worker-shape)",
+        "leader-worker-shape: not in version → used; "
+        "leader-worker-shape-v1.2: used → not in version",
+    ) in running
+    admission = sections["admission (an InferenceService declaring the engine and decoder)"]
+    assert (
+        "-",
+        "MultiNode|VirtualDeployment|MultiNodeRayVLLM",
+        "-",
+        "allowed",
+        "denied (service-mode-values)",
+        "service-mode-values since v1.3",
+    ) in admission
+    assert {row[4] for row in admission} == {
+        "denied (service-mode-values)",
+        "denied (engine-decoder-agree)",
+    }
+
+
+def test_the_cli_prints_only_changes_and_exits_1():
+    run = run_cli("rules", "diff", "v1.2.2", "v1.3")
+    assert run.code == 1
+    lines = run.out.splitlines()
+    assert lines[0] == "From v1.2.2 to v1.3:"
+    assert "mode values: 2 changes (5 combinations tried)" in lines
+    assert lines[-1] == "No change: compared for matching."
+
+
+def test_one_version_against_itself_has_no_change():
+    run = run_cli("rules", "diff", "v1.3", "1.3")
+    assert run.code == 0
+    assert run.out.splitlines()[-1].startswith("No change: mode values; compared for matching;")
+
+
+def test_against_another_file_shows_a_changed_row_with_the_row(tmp_path):
+    old = tmp_path / "old.yaml"
+    old.write_text(RULES.read_text())
+    new = tmp_path / "new.yaml"
+    new.write_text(
+        RULES.read_text().replace(
+            "    - id: different-mode\n      requested: mode\n      declared: different\n",
+            "    - id: virtual-passes\n      requested: [VirtualDeployment]\n"
+            "      declared: [RawDeployment]\n      outcome: pass\n"
+            "    - id: different-mode\n      requested: mode\n      declared: different\n",
+        )
+    )
+    run = run_cli("rules", "diff", "--rules", str(new), "--against", str(old), "-o", "json")
+    assert run.code == 1, run.err
+    data = run.json()
+    assert data["before"] == f"{old} (v1.3)"
+    assert data["after"] == f"{new} (v1.3)"
+    matching = next(s for s in data["sections"] if s["title"].startswith("matching"))
+    assert matching["changes"] == [
+        {
+            "inputs": {"requested": "VirtualDeployment", "declared": "RawDeployment"},
+            "before": "reject (row different-mode, mode_mismatch)",
+            "after": "error: the matching table's rows virtual-passes, different-mode overlap "
+            "(hit policy UNIQUE)",
+            "why": "row different-mode → no row decides",
+        }
+    ]
+    assert all(s["changes"] == [] for s in data["sections"] if s is not matching)
+
+
+def test_usage_errors_exit_2():
+    assert run_cli("rules", "diff", "v1.3").code == 2
+    assert run_cli("rules", "diff", "v1.3", "v9").err == (
+        "modetable: error: unknown OME version 'v9'; the rules know: v1.2.2, v1.3\n"
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 3), st.integers(0, 1)), unique=True),
+    st.data(),
+)
+def test_patterns_cover_exactly_the_points(points, data):
+    domains = [range(3), range(4), range(2)]
+    labelled = [(p, data.draw(st.sampled_from("ab"))) for p in points]
+    patterns = compress(labelled, domains)
+    covered = [
+        (combination, label)
+        for inputs, label in patterns
+        for combination in product(*[sorted(values) for values in inputs])
+    ]
+    assert sorted(covered) == sorted(labelled)  # each point once, with its label
+
+
+def test_a_set_shows_as_any_as_a_list_or_as_what_it_leaves_out():
+    domain = ["unset", "A", "B", "C"]
+    assert show_set(frozenset(domain), domain, str) == "-"
+    assert show_set(frozenset({"A", "C"}), domain, str) == "A|C"
+    assert show_set(frozenset({"A", "B", "C"}), domain, str) == "not unset"

@@ -1,0 +1,116 @@
+"""Loading a rules file: every problem at once, each at its FILE:LINE:COL.
+
+tests/rules_corpus/minimal.yaml is a small complete file; each file under
+tests/rules_corpus/broken/ changes it in one place (or several, for
+many-at-once.yaml) and lists the errors it must give at its end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, RULES, run_cli
+
+from modetable.errors import ErrorList, ModetableError
+from modetable.rules import load_ruleset
+
+CORPUS = ROOT / "tests" / "rules_corpus"
+MINIMAL = CORPUS / "minimal.yaml"
+BROKEN = sorted((CORPUS / "broken").glob("*.yaml"))
+EXPECT = "# expect: "
+
+
+def load_errors(path: Path) -> list[str]:
+    """The errors loading `path` gives, as `LINE:COL: message` (file name dropped)."""
+    try:
+        load_ruleset(path)
+    except ErrorList as exc:
+        lines = exc.lines()
+    except ModetableError as exc:
+        lines = [str(exc)]
+    else:
+        return []
+    prefix = f"{path}:"
+    assert all(line.startswith(prefix) for line in lines), lines
+    return [line[len(prefix) :] for line in lines]
+
+
+def expected(path: Path) -> list[str]:
+    return [
+        line[len(EXPECT) :] for line in path.read_text().splitlines() if line.startswith(EXPECT)
+    ]
+
+
+def test_the_minimal_file_and_the_shipped_file_load_clean():
+    assert load_errors(MINIMAL) == []
+    assert load_errors(RULES) == []
+
+
+def test_the_corpus_covers_every_error_kind_of_the_issue():
+    names = {path.stem for path in BROKEN}
+    assert {
+        "unknown-key",
+        "wrong-type",
+        "missing-field",
+        "duplicate-key",
+        "version-unquoted",
+        "version-unknown",
+        "since-not-before-until",
+        "undefined-mode",
+        "undefined-component",
+        "undefined-source",
+        "placeholder-unknown",
+    } <= names
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=[p.stem for p in BROKEN])
+def test_each_broken_file_gives_exactly_its_errors_in_file_order(path):
+    wanted = expected(path)
+    assert wanted, f"{path.name} lists no expected error"
+    assert load_errors(path) == wanted
+
+
+def test_an_unquoted_version_is_named_as_such():
+    assert load_errors(CORPUS / "broken" / "version-unquoted.yaml") == [
+        '26:12: modes[1].since: a version is a quoted string ("v1.3"); unquoted, '
+        "YAML reads this one as the number 2.1"
+    ]
+
+
+def test_every_command_reports_all_problems_as_one_line_each_and_exits_2():
+    path = CORPUS / "broken" / "many-at-once.yaml"
+    run = run_cli("--rules", str(path), "match", "--isvc", "x", "-")
+    assert run.code == 2
+    assert run.out == ""
+    assert run.err.splitlines() == [f"modetable: error: {path}:{line}" for line in expected(path)]
+    assert "Traceback" not in run.err
+
+
+def test_rules_check_reports_load_errors_as_invalid_findings_and_exits_1():
+    path = CORPUS / "broken" / "undefined-row.yaml"
+    run = run_cli("rules", "check", str(path))
+    assert run.code == 1
+    assert run.out.splitlines() == [
+        f"{path}:93:12: error: INVALID: unknown row 'same-modes' (did you mean 'same-mode'?)",
+        f"{path}: 1 error, 0 warnings; 0 of 0 example runs passed",
+    ]
+
+
+def test_rules_check_on_an_unreadable_file_is_bad_input(tmp_path):
+    run = run_cli("rules", "check", str(tmp_path / "absent.yaml"))
+    assert run.code == 2
+    assert run.err == (
+        f"modetable: error: {tmp_path / 'absent.yaml'}: cannot read: No such file or directory\n"
+    )
+
+
+def test_a_source_with_a_path_and_present_paths_is_refused(tmp_path):
+    text = MINIMAL.read_text().replace(
+        '      path: "spec.{runtime_field}.annotations[{annotation_key}]"\n  running:',
+        '      path: "spec.{runtime_field}.annotations[{annotation_key}]"\n'
+        '      present: ["spec.{runtime_field}.leader"]\n  running:',
+    )
+    path = tmp_path / "rules.yaml"
+    path.write_text(text)
+    assert load_errors(path) == ["52:7: a source has a path or present paths, not both"]
