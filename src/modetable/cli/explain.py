@@ -27,11 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     target.add_argument(
         "--model",
         metavar="REF",
-        help="a BaseModel (NAMESPACE/NAME, looked up first) or ClusterBaseModel (NAME)",
+        help="a model: NAMESPACE/NAME (the namespace's model first, then the cluster's) or NAME",
     )
     parser.add_argument(
         "--why",
-        metavar="RUNTIME",
+        metavar="NAME",
         help="after the table, every check on this runtime in order, with what it read",
     )
     add_manifests(parser)
