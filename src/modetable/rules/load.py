@@ -258,7 +258,7 @@ def _message(exc: BaseException, path: tuple[PathPart, ...]) -> str:
         field = next((p for p in reversed(path) if isinstance(p, str)), None)
         if field in _VERSION_KEYS and not isinstance(exc.value, bool):
             return (
-                f"{name}: a version is a quoted string (\"v1.3\"); unquoted, "
+                f'{name}: a version is a quoted string ("v1.3"); unquoted, '
                 f"YAML reads this one as the number {exc.value}"
             )
     if isinstance(exc, _StructureError):
@@ -286,7 +286,14 @@ def structure_errors(document: Any, file: str, exc: BaseException) -> list[Modet
 
 def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
     """The rule file in `text`, and the YAML tree it came from (for positions)."""
-    documents = load_documents(text, file)
+    try:
+        documents = load_documents(text, file)
+    except ModetableError:
+        # The loader stops at the first duplicate key: name every one at once.
+        duplicates = duplicate_keys(text, file)
+        if len(duplicates) > 1:
+            raise ErrorList(duplicates) from None
+        raise
     if len(documents) != 1:
         raise ModetableError(
             f"a rules file holds exactly one YAML document, found {len(documents)}", Location(file)
@@ -317,6 +324,50 @@ def _in_file_order(errors: list[ModetableError]) -> list[ModetableError]:
 
     unique = {str(e): e for e in errors}
     return sorted(unique.values(), key=position)
+
+
+def duplicate_keys(text: str, file: str) -> list[ModetableError]:
+    """Every key given twice in one mapping of `text` (none when it is not YAML)."""
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        nodes = list(yaml.compose_all(text, Loader=loader_class))
+    except yaml.YAMLError:
+        return []
+    scalars = loader_class("")
+    found: list[ModetableError] = []
+    pending: list[yaml.Node] = [n for n in nodes if n is not None]
+    seen_nodes: set[int] = set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen_nodes:
+            continue  # an alias: the same node again
+        seen_nodes.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            first: dict[Any, int] = {}
+            for key_node, value_node in node.value:
+                pending.append(value_node)
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+                    continue
+                key = (
+                    scalars.construct_scalar(key_node)
+                    if key_node.tag.endswith(":str")
+                    else (scalars.construct_object(key_node))
+                )
+                line = key_node.start_mark.line + 1
+                if key in first:
+                    found.append(
+                        ModetableError(
+                            f"duplicate key {key!r} (first at line {first[key]})",
+                            Location(file, line, key_node.start_mark.column + 1),
+                        )
+                    )
+                else:
+                    first[key] = line
+        elif isinstance(node, yaml.SequenceNode):
+            pending.extend(node.value)
+    return _in_file_order(found)
 
 
 def bundled_rules_path() -> Path:
