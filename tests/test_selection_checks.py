@@ -621,3 +621,44 @@ def test_namespaced_runtimes_first_whatever_their_scores_then_names(v13):
         runtime_doc("z", "ServingRuntime", namespace="ns", supportedModelFormats=[format_entry()]),
     ]
     assert [c.name for c in outcome(v13, *rts).candidates] == ["z", "a", "b"]
+
+
+# --- bad input: a one-line error at the field, never a traceback ----------------
+
+
+@pytest.mark.parametrize(
+    ("entry_changes", "expected"),
+    [
+        (
+            {"diffusionPipeline": {"additionalComponents": ["x"]}},
+            "spec.supportedModelFormats[0].diffusionPipeline.additionalComponents must be a "
+            "mapping, got a list",
+        ),
+        (
+            {"diffusionPipeline": {"vae": {"library": 1}}},
+            "spec.supportedModelFormats[0].diffusionPipeline.vae.library must be a string, "
+            "got the number 1",
+        ),
+        (
+            {"autoSelect": "yes"},
+            "spec.supportedModelFormats[0].autoSelect must be true or false, got the string 'yes'",
+        ),
+        (
+            {"modelFormat": {"name": "safetensors", "version": 1.0}},
+            "spec.supportedModelFormats[0].modelFormat.version must be a string, "
+            "got the number 1.0",
+        ),
+        (
+            {"modelFormat": {"version": "1.0.0"}},
+            "spec.supportedModelFormats[0].modelFormat.name is required",
+        ),
+    ],
+)
+def test_a_wrongly_typed_field_is_one_error_at_its_place(v13, entry_changes, expected):
+    from modetable.errors import ModetableError
+
+    with pytest.raises(ModetableError) as caught:
+        outcome(v13, runtime(supportedModelFormats=[format_entry(**entry_changes)]))
+    assert caught.value.message == expected
+    assert caught.value.where.file == "test.yaml"
+    assert caught.value.where.line is not None

@@ -81,6 +81,28 @@ def _spec(
     )
 
 
+def _pipeline(
+    selection: Selection, node: Any, path: str, where: Location, prefix: str = ""
+) -> dict[str, Any] | None:
+    """A diffusionPipeline, its fields checked for type (it is compared field by field)."""
+    pipeline = read(node, path, dict, where, prefix)
+    if pipeline is None:
+        return None
+    rule = selection.formats.pipeline
+    here = locate(node, split(path), where)
+    inner = f"{prefix}{path}."
+    read(pipeline, rule.class_name, str, here, inner)
+    components = [(name, inner) for name in rule.components]
+    additional = read(pipeline, rule.additional, dict, here, inner) or {}
+    components += [(name, f"{inner}{rule.additional}.") for name in additional]
+    for name, owner in components:
+        holder = additional if owner != inner else pipeline
+        component = read(holder, name, dict, here, owner)
+        for field in rule.component_fields if component is not None else ():
+            read(component, field, str, here, f"{owner}{name}.")
+    return pipeline
+
+
 def model_facts(selection: Selection, model: Manifest) -> ModelFacts:
     fields, where = selection.model, model.where
     body = model.body
@@ -92,7 +114,7 @@ def model_facts(selection: Selection, model: Manifest) -> ModelFacts:
         framework=_spec(body, fields.framework, selection.spec_fields, where, entry=False),
         architecture=read(body, fields.architecture, str, where),
         quantization=read(body, fields.quantization, str, where),
-        pipeline=read(body, fields.pipeline, dict, where),
+        pipeline=_pipeline(selection, body, fields.pipeline, where),
         size=read(body, fields.size, str, where),
         disabled=bool(read(body, fields.disabled, bool, where)),
     )
@@ -129,7 +151,7 @@ def entries_of(
                 framework=framework,
                 architecture=read(item, fields.architecture, str, here, prefix),
                 quantization=read(item, fields.quantization, str, here, prefix),
-                pipeline=read(item, fields.pipeline, dict, here, prefix),
+                pipeline=_pipeline(selection, item, fields.pipeline, here, prefix),
                 auto_select=read(item, fields.auto_select, bool, here, prefix),
                 priority=read(item, fields.priority, int, here, prefix),
             )
@@ -251,9 +273,9 @@ def _component_difference(policy: Policy, name: str, entry: Any, model: Any) -> 
     return None
 
 
-def _text(node: Any, key: str) -> str:
-    value = node.get(key) if isinstance(node, dict) else None
-    return "" if value is None else str(value)
+def _text(node: dict[str, Any], key: str) -> str:
+    value = node.get(key)
+    return "" if value is None else value
 
 
 # --- a whole entry --------------------------------------------------------
