@@ -29,6 +29,7 @@ Purpose = Literal["requested", "declared", "running"]
 # reference names something defined, so a new field gets checked by its type.
 # Every `since` and `until` names a listed version (checked by convention).
 VersionName = Annotated[str, Defines("version")]
+VersionRef = Annotated[str, Ref("version")]  # a listed version, beyond since/until
 ModeName = Annotated[str, Ref("mode")]
 ComponentName = Annotated[str, Ref("component")]
 SourceId = Annotated[str, Ref("source")]
@@ -343,9 +344,9 @@ class ModelRefFields:
     path: str
     name: str
     kind: str
-    default_kind: str
-    explain_lookup: tuple[str, ...]
-    optional_since: str | None = None
+    default_kind: KindName
+    explain_lookup: tuple[KindName, ...]
+    optional_since: VersionRef | None = None
 
 
 @attrs.frozen
@@ -424,8 +425,8 @@ class ModelVersions:
     prefixes: tuple[str, ...]
     max_parts: int
     suffix_marks: tuple[str, ...]
-    default_operator: str
-    operators: dict[str, VersionOperator]
+    default_operator: Annotated[str, Ref("version operator")]
+    operators: dict[Annotated[str, Defines("version operator")], VersionOperator]
     other_operator: VersionOperator
     suffixed: VersionOperator
 
@@ -461,7 +462,7 @@ class Formats:
 class Sizes:
     units: dict[str, int]
     unparsed: int
-    one_bound_since: str | None
+    one_bound_since: VersionRef | None
     shown: dict[str, str]
     missing: dict[str, str]
     range: str
