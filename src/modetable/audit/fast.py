@@ -1,0 +1,507 @@
+"""Selection for a whole fleet, fast: the same outcomes as `selection.select`,
+without assessing every runtime for every InferenceService.
+
+`selection.select` is the reference, and `tests/test_audit_fast.py` holds this
+module to it over the real catalog and a synthetic fleet. What makes it fast:
+
+- Pruning. A runtime that fails one of the checks in force cannot be picked:
+  disabled, missing an accelerator class, rejected by the mode table (the
+  index's groups of declared modes, with the compiled table), or with no entry
+  of the model's format, framework, architecture and quantization (an index of
+  entries by those names). Only the runtimes left are assessed, exactly.
+- Memoising by shape. InferenceServices that agree on the model, the
+  accelerator classes and the modes they request (their *shape*) get the same
+  verdict from every cluster runtime, whatever their namespace; a runtime's
+  assessment is kept per (shape, runtime), and each check per what it reads
+  (the mode check per request, the model checks per model, and so on).
+- The no-runtime message, which lists every excluded runtime, is built once
+  per shape and namespace.
+
+`candidates` (the hypothetical auto-selection over every runtime) costs one
+assessment per runtime and shape; it is computed only when asked for, or when
+the no-runtime message needs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from typing import Any
+
+import attrs
+
+from modetable.audit.model_checks import ModelChecks, model_key
+from modetable.index import RuntimeIndex, build_index, request_of
+from modetable.manifests import Cluster, Manifest
+from modetable.matching import ComponentMatch, RuntimeMatch
+from modetable.rules.model import SelectionCheck
+from modetable.rules.policy import Policy
+from modetable.runtimes import runtime_request
+from modetable.selection import scoring
+from modetable.selection.checks import (
+    FAILED,
+    PASSED,
+    SKIPPED,
+    STEPS,
+    Candidate,
+    CheckResult,
+    Context,
+    RuntimeView,
+    _skip_note,
+    make_context,
+    order,
+    runtime_view,
+)
+from modetable.selection.fields import read
+from modetable.selection.formats import ModelFacts, model_facts
+from modetable.selection.outcome import (
+    NONE,
+    PICKED,
+    ModelRef,
+    Outcome,
+    _Case,
+    _conditions,
+    _named,
+    find_model,
+    model_reference,
+    no_runtime_message,
+)
+from modetable.selection.rules import selection_rules
+from modetable.versions import in_force
+
+# The steps (rules: selection.checks[].check) pruning knows how to decide from
+# an index; any other step is only ever run, never pruned on.
+DISABLED = "disabled"
+ACCELERATOR_CLASS = "accelerator_class"
+DEPLOYMENT_MODE = "deployment_mode"
+MODEL_FORMAT = "model_format"
+MODEL_SIZE = "model_size"
+AUTO_SELECT = "auto_select"
+SCORE = "score"
+# Steps whose result depends on the runtime alone, or on it and the model.
+_RUNTIME_STEPS = frozenset({DISABLED, AUTO_SELECT})
+_MODEL_STEPS = frozenset({MODEL_FORMAT, MODEL_SIZE, SCORE})
+# Steps that depend on the InferenceService beyond its model, and that pruning
+# decides exactly from an index.
+_SHAPE_STEPS = frozenset({ACCELERATOR_CLASS, DEPLOYMENT_MODE})
+
+# An InferenceService's shape: the model, its accelerator classes (with the
+# paths that named them), the modes it requests per compared component, and
+# the sources that gave them (which the mode check's trace shows).
+Shape = tuple[
+    Manifest,
+    tuple[tuple[str, str], ...],
+    tuple[tuple[str, str | None], ...],
+    tuple[str | None, ...],
+]
+
+
+@attrs.frozen
+class Ranked:
+    """What the ranking reads of a runtime that qualifies (scoring.rank_key)."""
+
+    runtime: Manifest
+    scope: str
+    name: str
+    score: int | None
+    distance: float | None
+
+
+@attrs.frozen
+class Excluded:
+    """What the no-runtime message reads of a runtime that failed a check
+    (`selection.outcome.no_runtime_message` reads these of a Candidate)."""
+
+    name: str
+    scope: str
+    listed: bool
+    reason: str | None
+
+
+def _format_key(format_name: str | None, framework: str | None, *attributes: str | None) -> tuple:
+    return (format_name, framework, *attributes)
+
+
+class FleetSelector:
+    """`select` for every InferenceService of one cluster, under one policy."""
+
+    def __init__(self, policy: Policy, cluster: Cluster, *, candidates: bool = False) -> None:
+        self.policy = policy
+        self.cluster = cluster
+        self.with_candidates = candidates
+        self.rules = selection_rules(policy)
+        self.index: RuntimeIndex = build_index(policy, cluster)
+        self.models = ModelChecks(policy)
+        # The checks auto-selection runs in this version, in order.
+        self.checks: tuple[SelectionCheck, ...] = tuple(
+            c for c in self.rules.checks if in_force(c.since, c.until, policy.version)
+        )
+        self._steps_in_force = frozenset(c.check for c in self.checks)
+        self._views: dict[Manifest, RuntimeView] = {}
+        self._facts: dict[Manifest, ModelFacts] = {}
+        # Whether pruning decides every check in force exactly (else the runtimes
+        # it leaves are assessed one by one).
+        self._exact = self._steps_in_force <= _RUNTIME_STEPS | _MODEL_STEPS | _SHAPE_STEPS
+        self._rank_key = scoring.rank_key(policy)
+        self._by_format: dict[tuple, frozenset[Manifest]] | None = None
+        self._with_classes: dict[tuple[str, ...], frozenset[Manifest]] = {}
+        self._model_passing: dict[Hashable, frozenset[Manifest]] = {}
+        self._qualifying: dict[Shape, frozenset[Manifest]] = {}
+        self._steps: dict[Hashable, CheckResult] = {}
+        self._ranking: dict[Hashable, dict[str, Any]] = {}
+        self._assessed: dict[tuple[Shape, Manifest], Candidate] = {}
+        self._check_notes: tuple[tuple[SelectionCheck, str | None], ...] | None = None
+        self._skips: dict[tuple[str, str], CheckResult] = {}
+        self._best: dict[tuple[Shape, str], Candidate | None] = {}
+        self._ranks: dict[Hashable, Ranked] = {}
+        self._messages: dict[tuple[Shape, str], str] = {}
+
+    # --- per runtime and per model, once -------------------------------------
+
+    def view(self, runtime: Manifest) -> RuntimeView:
+        """The runtime as auto-selection reads it (its own spec)."""
+        found = self._views.get(runtime)
+        if found is None:
+            found = self._views[runtime] = runtime_view(
+                self.policy, self.cluster, runtime, named=False
+            )
+        return found
+
+    def facts(self, model: Manifest) -> ModelFacts:
+        found = self._facts.get(model)
+        if found is None:
+            found = self._facts[model] = model_facts(self.rules, model)
+        return found
+
+    # --- pruning ---------------------------------------------------------------
+
+    def _runtimes_listing(self, classes: tuple[str, ...]) -> frozenset[Manifest]:
+        """The runtimes that list every one of `classes` (the accelerator check)."""
+        found = self._with_classes.get(classes)
+        if found is None:
+            path = self.rules.runtime.accelerator_classes
+            found = frozenset(
+                r
+                for r in self.cluster.runtimes
+                if set(classes) <= set(read(r.body, path, list, r.where) or ())
+            )
+            self._with_classes[classes] = found
+        return found
+
+    def _format_groups(self) -> dict[tuple, frozenset[Manifest]]:
+        """Runtimes by the names an entry must share with the model to match it."""
+        if self._by_format is None:
+            groups: dict[tuple, set[Manifest]] = {}
+            for runtime in self.cluster.runtimes:
+                for entry in self.view(runtime).entries:
+                    key = _format_key(
+                        entry.format.name,
+                        entry.framework.name,
+                        entry.architecture,
+                        entry.quantization,
+                    )
+                    groups.setdefault(key, set()).add(runtime)
+            self._by_format = {key: frozenset(members) for key, members in groups.items()}
+        return self._by_format
+
+    def _passing_model(self, ctx: Context, shape: Shape) -> frozenset[Manifest]:
+        """The runtimes (any namespace) that pass every check reading only the
+        runtime and the model; kept per model value and size."""
+        model = ctx.model
+        key = (model_key(model), model.size)
+        found = self._model_passing.get(key)
+        if found is not None:
+            return found
+        pool: Iterable[Manifest] = self.cluster.runtimes
+        if MODEL_FORMAT in self._steps_in_force:
+            names = _format_key(
+                model.format.name if model.format else None,
+                model.framework.name if model.framework else None,
+                model.architecture,
+                model.quantization,
+            )
+            pool = self._format_groups().get(names, frozenset())
+        checks = [c for c in self.checks if c.check in _RUNTIME_STEPS | _MODEL_STEPS]
+        found = frozenset(
+            runtime
+            for runtime in pool
+            if not any(self._step(ctx, shape, self.view(runtime), c).failed for c in checks)
+        )
+        self._model_passing[key] = found
+        return found
+
+    def qualifying(self, ctx: Context, shape: Shape) -> frozenset[Manifest]:
+        """The runtimes (any namespace) that pass the checks pruning decides: with
+        only the rules' usual checks in force, exactly those that qualify."""
+        found = self._qualifying.get(shape)
+        if found is None:
+            found = self._passing_model(ctx, shape)
+            if ACCELERATOR_CLASS in self._steps_in_force and ctx.classes:
+                found = found & self._runtimes_listing(tuple(name for _path, name in ctx.classes))
+            if DEPLOYMENT_MODE in self._steps_in_force:
+                found = found & self.index.mode_passing(shape[2])
+            self._qualifying[shape] = found
+        return found
+
+    # --- assessing one runtime, as checks.assess does ----------------------------
+
+    def _mode_step(self, ctx: Context, runtime: Manifest, check: SelectionCheck) -> CheckResult:
+        """The mode check from the index's declared modes and the compiled table."""
+        assert ctx.requested is not None
+        compiled = self.policy.compiled
+        declared = self.index.declared[runtime]
+        components = []
+        for component, requested in ctx.requested.items():
+            decision = compiled.decision(component, requested.mode, declared[component].mode)
+            components.append(
+                ComponentMatch(
+                    component=component,
+                    requested=requested,
+                    declared=declared[component],
+                    row=decision.row,
+                    outcome=decision.outcome,
+                    reason=decision.reason,
+                )
+            )
+        match = RuntimeMatch(runtime=runtime, named=False, components=tuple(components))
+        failed = not match.passed
+        return CheckResult(
+            check=check.id,
+            step=check.check,
+            state=FAILED if failed else PASSED,
+            reason=match.reason if failed else None,
+            match=match,
+        )
+
+    def _step(
+        self, ctx: Context, shape: Shape, view: RuntimeView, check: SelectionCheck
+    ) -> CheckResult:
+        runtime = view.runtime
+        step = check.check
+        model = ctx.model
+        if step == DEPLOYMENT_MODE:
+            key: Hashable = (check.id, shape[2], shape[3], runtime)
+        elif step == ACCELERATOR_CLASS:
+            key = (check.id, ctx.classes, runtime)
+        elif step == MODEL_SIZE:
+            key = (check.id, model.size, runtime)
+        elif step in _MODEL_STEPS:
+            key = (check.id, model_key(model), runtime)
+        elif step in _RUNTIME_STEPS:
+            key = (check.id, runtime)
+        else:
+            return STEPS[step](ctx, view, check)
+        found = self._steps.get(key)
+        if found is None:
+            if step == DEPLOYMENT_MODE:
+                found = self._mode_step(ctx, runtime, check)
+            elif step == MODEL_FORMAT:
+                found = self.models.format_check(model, view, check)
+            elif step == SCORE:
+                found = self.models.score_check(model, view, check)
+            else:
+                found = STEPS[step](ctx, view, check)
+            self._steps[key] = found
+        return found
+
+    def _ranking_facts(self, ctx: Context, view: RuntimeView) -> dict[str, Any]:
+        key = (model_key(ctx.model), ctx.model.size, view.runtime)
+        found = self._ranking.get(key)
+        if found is None:
+            found = self._ranking[key] = self.models.ranking_facts(ctx, view)
+        return found
+
+    def _notes(self, ctx: Context) -> tuple[tuple[SelectionCheck, str | None], ...]:
+        """Each check, with why auto-selection skips it for an InferenceService (or None)."""
+        if self._check_notes is None:
+            self._check_notes = tuple((c, _skip_note(ctx, c, False)) for c in self.rules.checks)
+        return self._check_notes
+
+    def _skipped(self, check: SelectionCheck, note: str) -> CheckResult:
+        """A skipped check's result: the same for every runtime, so made once."""
+        key = (check.id, note)
+        found = self._skips.get(key)
+        if found is None:
+            found = self._skips[key] = CheckResult(
+                check=check.id, step=check.check, state=SKIPPED, note=note
+            )
+        return found
+
+    def first_failure(
+        self, ctx: Context, shape: Shape, runtime: Manifest
+    ) -> tuple[SelectionCheck, CheckResult] | None:
+        """The check a runtime fails first, from the memoised checks (no Candidate)."""
+        view = self.view(runtime)
+        for check, note in self._notes(ctx):
+            if note is None:
+                result = self._step(ctx, shape, view, check)
+                if result.failed:
+                    return check, result
+        return None
+
+    def assess(self, ctx: Context, shape: Shape, runtime: Manifest) -> Candidate:
+        """What `checks.assess(ctx, runtime)` gives, kept per shape."""
+        key = (shape, runtime)
+        found = self._assessed.get(key)
+        if found is not None:
+            return found
+        view = self.view(runtime)
+        not_reached = self.rules.explain.words["not_reached"]
+        results: list[CheckResult] = []
+        failure: CheckResult | None = None
+        failed_rule: SelectionCheck | None = None
+        for check, note in self._notes(ctx):
+            if note is None and failure is not None:
+                note = not_reached
+            if note is not None:
+                results.append(self._skipped(check, note))
+                continue
+            result = self._step(ctx, shape, view, check)
+            results.append(result)
+            if result.failed and failure is None:
+                failure, failed_rule = result, check
+        extras: dict[str, Any] = {}
+        if failure is None:
+            extras = self._ranking_facts(ctx, view)
+        found = Candidate(
+            runtime=runtime,
+            scope_label=self.policy.rules.manifests.scope_labels[runtime.scope],
+            named=False,
+            compatible=failure is None,
+            reason=failure.reason if failure else None,
+            failed_check=failure.check if failure else None,
+            listed=failed_rule.listed if failed_rule else False,
+            checks=tuple(results),
+            **extras,
+        )
+        self._assessed[key] = found
+        return found
+
+    # --- the candidates of one InferenceService ---------------------------------
+
+    def candidates(self, ctx: Context, shape: Shape) -> tuple[Candidate, ...]:
+        """Every runtime of the namespace and the cluster, assessed, in explain's order."""
+        return order(
+            self.policy,
+            [self.assess(ctx, shape, r) for r in self.index.candidates(ctx.namespace)],
+        )
+
+    def best(self, ctx: Context, shape: Shape) -> Candidate | None:
+        """The runtime auto-selection picks, ranking only those that qualify and
+        assessing only the winner; once per shape and namespace."""
+        key = (shape, ctx.namespace)
+        if key not in self._best:
+            self._best[key] = self._best_of(ctx, shape)
+        return self._best[key]
+
+    def _best_of(self, ctx: Context, shape: Shape) -> Candidate | None:
+        pool = [
+            runtime
+            for runtime in self.qualifying(ctx, shape)
+            if runtime.namespace is None or runtime.namespace == ctx.namespace
+        ]
+        if not self._exact:
+            qualifying = [c for r in pool if (c := self.assess(ctx, shape, r)).compatible]
+            return order(self.policy, qualifying)[0] if qualifying else None
+        if not pool:
+            return None
+        winner = min((self._ranked(ctx, r) for r in pool), key=self._rank_key)
+        picked = self.assess(ctx, shape, winner.runtime)
+        assert picked.compatible, f"pruning let through {winner.runtime.ref}: {picked.reason}"
+        return picked
+
+    def _ranked(self, ctx: Context, runtime: Manifest) -> Ranked:
+        key = (model_key(ctx.model), ctx.model.size, runtime)
+        found = self._ranks.get(key)
+        if found is None:
+            facts = self._ranking_facts(ctx, self.view(runtime))
+            found = self._ranks[key] = Ranked(
+                runtime=runtime,
+                scope=runtime.scope,
+                name=runtime.name,
+                score=facts.get("score"),
+                distance=facts.get("distance"),
+            )
+        return found
+
+    def no_runtime(self, ctx: Context, shape: Shape, candidates: tuple[Candidate, ...]) -> str:
+        """The no-runtime message, once per shape and namespace. Without assessed
+        candidates it is built from each runtime's first failure alone."""
+        key = (shape, ctx.namespace)
+        found = self._messages.get(key)
+        if found is None:
+            excluded = candidates or tuple(self._excluded(ctx, shape))
+            found = self._messages[key] = no_runtime_message(ctx, excluded)  # type: ignore[arg-type]
+        return found
+
+    def _excluded(self, ctx: Context, shape: Shape) -> Iterable[Excluded]:
+        for runtime in self.index.candidates(ctx.namespace):
+            failure = self.first_failure(ctx, shape, runtime)
+            assert failure is not None, f"{runtime.ref} qualifies, yet none was picked"
+            check, result = failure
+            yield Excluded(
+                name=runtime.name,
+                scope=runtime.scope,
+                listed=check.listed,
+                reason=result.reason,
+            )
+
+    # --- select ----------------------------------------------------------------
+
+    def select(self, isvc: Manifest) -> Outcome:
+        """The outcome `selection.select` gives; `candidates` only when asked for
+        (or needed for the no-runtime message)."""
+        policy, cluster, rules = self.policy, self.cluster, self.rules
+        request = runtime_request(policy, isvc)
+        ref = model_reference(policy, isvc)
+        case = _Case(
+            policy=policy,
+            cluster=cluster,
+            isvc=isvc,
+            when=_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
+            values={
+                "model": ref.name if isinstance(ref, ModelRef) else "",
+                "namespace": isvc.namespace,
+                "runtime": request.name if request else "",
+            },
+        )
+        if isinstance(ref, str):
+            return case.finish("model_name_missing", path=ref)
+        if ref is None:
+            if request is None or not in_force(
+                rules.model_ref.optional_since, None, policy.version
+            ):
+                return case.finish("no_model_or_runtime", path=rules.model_ref.path)
+            return _named(case, request, None)
+        model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
+        if model is None:
+            return case.finish(
+                "model_missing", message=policy.message("model_not_found", **case.values)
+            )
+        case = attrs.evolve(case, model=model)
+        facts = self.facts(model)
+        if facts.disabled:
+            return case.finish(
+                "model_disabled", message=policy.message("model_disabled", **case.values)
+            )
+        ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
+        assert ctx.requested is not None
+        shape: Shape = (
+            model,
+            ctx.classes,
+            request_of(ctx.requested),
+            tuple(r.source_id for r in ctx.requested.values()),
+        )
+        candidates = self.candidates(ctx, shape) if self.with_candidates else ()
+        case = attrs.evolve(
+            case, candidates=candidates, values={**case.values, "format": facts.format_name}
+        )
+        if request is not None:
+            return _named(case, request, ctx)
+        if not facts.format_name:
+            return case.finish(
+                "model_format_missing", message=policy.message("model_format_required")
+            )
+        picked = self.best(ctx, shape)
+        if picked is not None:
+            return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
+        return case.finish(NONE, message=self.no_runtime(ctx, shape, candidates))
