@@ -30,13 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _rules_option(check)
     add_output(check)
 
-    schema = actions.add_parser(
+    actions.add_parser(
         "schema",
         help="print the rules file's JSON Schema (draft-07)",
         description="Print the JSON Schema (draft-07) of the rules file, generated from the "
         "classes that load it; schema/modes.schema.json keeps a copy for editors.",
     )
-    del schema  # no options
 
     diff = actions.add_parser(
         "diff",
