@@ -198,7 +198,11 @@ def merge_inherited(parent: Any, child: Any, list_key: str, replace: frozenset[s
 
 
 def _keyed(value: Any, key: str) -> bool:
-    return isinstance(value, list) and all(isinstance(i, dict) and key in i for i in value)
+    # Only string keys merge by key (Kubernetes names are strings); any other
+    # list is replaced whole, so a hand-written `name: [a]` cannot break the merge.
+    return isinstance(value, list) and all(
+        isinstance(i, dict) and isinstance(i.get(key), str) for i in value
+    )
 
 
 def merge_component(runtime_config: Any, isvc_component: Any) -> Any:

@@ -1,0 +1,390 @@
+"""Property-based fuzzing of the command line, in-process.
+
+Hypothesis builds manifests from random mixes of valid and invalid fields (and
+raw text, and valid text with a byte changed) and runs every command on them
+with the last-resort handler off (MODETABLE_DEBUG=1), so any unexpected
+exception fails the test with its traceback. The only outcomes allowed: exit
+0 or 1 with an answer that agrees with itself, or exit 2 with one line.
+
+MODETABLE_FUZZ_EXAMPLES=2000 runs a longer, randomised session locally; by
+default the examples are few and derandomised, so CI stays fast and stable.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import os
+
+import pytest
+import yaml
+from conftest import EXAMPLES, RULES, run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from modetable.cli import COMMANDS
+from modetable.rules import load_ruleset
+
+FUZZ_EXAMPLES = int(os.environ.get("MODETABLE_FUZZ_EXAMPLES", "60"))
+FUZZ = settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize="MODETABLE_FUZZ_EXAMPLES" not in os.environ,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+RULESET = load_ruleset(RULES)
+ANNOTATION = RULESET.rules.annotation_key
+INHERIT = RULESET.rules.inheritance.annotation
+MODES = [m.name for m in RULESET.rules.modes]
+VERSIONS = list(RULESET.rules.versions)
+ISVC_FIELDS = [c.isvc_field for c in RULESET.rules.components]
+RUNTIME_FIELDS = [c.runtime_field for c in RULESET.rules.components]
+RUNTIME_NAMES = ["rt-a", "rt-b", "rt-c"]
+NAMESPACES = ["ns", "other"]
+
+# Commands that take an InferenceService, and how; others get MANIFESTS only.
+ISVC_COMMANDS = [c for c in ("match", "effective", "admit", "select", "explain") if c in COMMANDS]
+MANIFEST_COMMANDS = [c for c in ("audit",) if c in COMMANDS]
+
+# Any JSON value, small: what a hand-edited field can hold instead of the right thing.
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 10**6),
+    st.floats(allow_nan=True, allow_infinity=True, width=32),
+    st.text(max_size=6),
+)
+wild = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=2), st.dictionaries(st.text(max_size=4), inner, max_size=2)
+    ),
+    max_leaves=4,
+)
+
+
+class Shapes:
+    """The strategies for one level of chaos: `wildness` is how often (1 in n,
+    0 for never) a field holds anything at all instead of its valid shape.
+
+    With no chaos every input is well-formed and reaches the engine with
+    adversarial values (sizes like `4b`, versions like `1.08.0`, misspelled
+    modes, inheritance cycles); with chaos it tests the checks on the way in.
+    """
+
+    def __init__(self, wildness: int) -> None:
+        self.wildness = wildness
+        maybe = self.maybe
+        mode_values = maybe(st.sampled_from([*MODES, "omenative", "", "Raw Deployment"]))
+        self.names = maybe(st.sampled_from([*RUNTIME_NAMES, "rt-missing", ""]))
+        sizes = maybe(
+            st.sampled_from(["1B", "4b", "-1B", "0.5B", "500M", "70B", "1.5T", "", "B", "7"])
+        )
+        versions = maybe(
+            st.sampled_from(["1.0.0", "1.08.0", "v1", "V1.0.0", "1.2-beta", "4.45.0.dev0", ""])
+        )
+        operators = maybe(
+            st.sampled_from(["Equal", "GreaterThan", "GreaterThanOrEqual", "LessThan", "equal"])
+        )
+        self.annotations = maybe(optional(**{ANNOTATION: mode_values, INHERIT: self.names}))
+        # Lists an inheritance merge joins by `name`, and one it replaces whole.
+        keyed = maybe(
+            st.lists(
+                optional(name=maybe(st.sampled_from(["a", "b"])), image=maybe(st.just("i"))),
+                max_size=2,
+            )
+        )
+        replaced = maybe(st.lists(st.sampled_from(["--x", "1"]), max_size=2))
+        components = maybe(
+            optional(
+                annotations=self.annotations,
+                containers=keyed,
+                env=keyed,
+                command=replaced,
+                leader=maybe(st.just({})),
+                worker=maybe(st.just({"size": 1})),
+                runner=maybe(optional(image=maybe(st.just("img")))),
+                acceleratorOverride=maybe(optional(acceleratorClass=maybe(st.just("h100")))),
+            )
+        )
+        self.format_specs = maybe(
+            optional(
+                name=maybe(st.sampled_from(["safetensors", "safetensors", "gguf"])),
+                version=versions,
+                operator=operators,
+                weight=maybe(st.integers(-2, 3)),
+            )
+        )
+        entries = maybe(
+            optional(
+                modelFormat=self.format_specs,
+                modelFramework=self.format_specs,
+                modelArchitecture=maybe(st.just("LlamaForCausalLM")),
+                autoSelect=maybe(st.booleans()),
+                priority=maybe(st.integers(-1, 3)),
+            )
+        )
+        self.sizes = sizes
+        self.runtime_specs = optional(
+            supportedModelFormats=maybe(st.lists(entries, max_size=3)),
+            modelSizeRange=maybe(optional(min=sizes, max=sizes)),
+            disabled=maybe(st.booleans()),
+            containers=keyed,
+            volumes=keyed,
+            args=replaced,
+            acceleratorRequirements=maybe(
+                optional(acceleratorClasses=maybe(st.lists(st.just("h100"), max_size=2)))
+            ),
+            **dict.fromkeys(RUNTIME_FIELDS, components),
+        )
+        self.isvc_specs = optional(
+            model=maybe(
+                optional(
+                    name=maybe(st.just("m")),
+                    kind=maybe(st.sampled_from(["ClusterBaseModel", "BaseModel"])),
+                )
+            ),
+            runtime=maybe(
+                optional(
+                    name=self.names,
+                    kind=maybe(st.sampled_from(["ClusterServingRuntime", "ServingRuntime"])),
+                    autoSync=maybe(st.booleans()),
+                )
+            ),
+            deploymentMode=mode_values,
+            acceleratorSelector=maybe(optional(acceleratorClass=maybe(st.just("h100")))),
+            **dict.fromkeys(ISVC_FIELDS, components),
+        )
+
+    def maybe(self, valid: st.SearchStrategy) -> st.SearchStrategy:
+        if not self.wildness:
+            return valid
+        return st.one_of(*[valid] * (self.wildness - 1), wild)
+
+    @st.composite
+    def runtimes(draw, self) -> dict:
+        kind = draw(st.sampled_from(["ClusterServingRuntime", "ServingRuntime"]))
+        metadata = {"name": draw(st.sampled_from(RUNTIME_NAMES))}
+        if kind == "ServingRuntime":
+            metadata["namespace"] = draw(st.sampled_from(NAMESPACES))
+        metadata.update(draw(optional(annotations=self.annotations)))
+        return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata,
+                "spec": draw(self.runtime_specs)}  # fmt: skip
+
+    @st.composite
+    def models(draw, self) -> dict:
+        kind = draw(st.sampled_from(["ClusterBaseModel", "ClusterBaseModel", "BaseModel"]))
+        metadata = {"name": "m"}
+        if kind == "BaseModel":
+            metadata["namespace"] = draw(st.sampled_from(NAMESPACES))
+        spec = draw(
+            optional(
+                modelFormat=self.format_specs,
+                modelFramework=self.format_specs,
+                modelArchitecture=self.maybe(st.just("LlamaForCausalLM")),
+                modelParameterSize=self.sizes,
+                disabled=self.maybe(st.booleans()),
+            )
+        )
+        return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata, "spec": spec}
+
+    @st.composite
+    def isvcs(draw, self) -> dict:
+        metadata = {"name": "svc", "namespace": draw(st.sampled_from(["ns", "ns", "other"]))}
+        metadata.update(draw(optional(annotations=self.annotations)))
+        return {"apiVersion": "ome.io/v1beta1", "kind": "InferenceService", "metadata": metadata,
+                "spec": draw(self.isvc_specs)}  # fmt: skip
+
+    @st.composite
+    def clusters(draw, self) -> list[dict]:
+        documents = [draw(self.isvcs())]
+        documents += draw(st.lists(self.runtimes(), max_size=4))
+        documents += draw(st.lists(self.models(), max_size=2))
+        return draw(st.permutations(documents))
+
+
+def optional(**fields: st.SearchStrategy) -> st.SearchStrategy:
+    return st.fixed_dictionaries({}, optional=fields)
+
+
+def _example_documents() -> list[dict]:
+    """The bundled example (the page's runtimes, InferenceService and model), with
+    the InferenceService renamed to the one the command lines ask for."""
+    documents = []
+    for path in sorted(EXAMPLES.glob("*.yaml")):
+        documents += [d for d in yaml.safe_load_all(path.read_text()) if d]
+    for document in documents:
+        if document["kind"] == "InferenceService":
+            document["metadata"].update(name="svc", namespace="ns")
+    return documents
+
+
+EXAMPLE = _example_documents()
+# Fields worth setting even where the example has none.
+NEW_PATHS = [
+    ("spec", "deploymentMode"),
+    ("spec", "runtime", "name"),
+    ("spec", "runtime", "autoSync"),
+    ("spec", "decoder"),
+    ("spec", "engine", "annotations", ANNOTATION),
+    ("spec", "decoder", "annotations", ANNOTATION),
+    ("spec", "router", "annotations", ANNOTATION),
+    ("metadata", "annotations", INHERIT),
+    ("spec", "disabled"),
+    ("spec", "modelSizeRange", "min"),
+]
+EDIT_VALUES = st.one_of(
+    st.sampled_from([*MODES, "omenative", "4b", "-1B", "0.5B", "1.08.0", "v1", "", "DELETE"]),
+    st.sampled_from([d["metadata"]["name"] for d in EXAMPLE]),
+    wild,
+)
+
+
+def _paths(node, prefix=()):
+    yield prefix
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _paths(value, (*prefix, index))
+
+
+def _set(node, path, value):
+    """`node` with `value` at `path` (DELETE removes it); missing mappings are made."""
+    for part in path[:-1]:
+        if isinstance(node, dict):
+            node = node.setdefault(part, {})
+        elif isinstance(node, list) and isinstance(part, int) and part < len(node):
+            node = node[part]
+        else:
+            return
+        if not isinstance(node, dict | list):
+            return
+    last = path[-1]
+    if isinstance(node, dict):
+        if value == "DELETE":
+            node.pop(last, None)
+        else:
+            node[last] = value
+    elif isinstance(node, list) and isinstance(last, int) and last < len(node):
+        node[last] = value
+
+
+@st.composite
+def edited_examples(draw) -> list[dict]:
+    """The example with one to four fields set to hostile values or removed."""
+    documents = copy.deepcopy(EXAMPLE)
+    for _ in range(draw(st.integers(1, 4))):
+        document = draw(st.sampled_from(documents))
+        known = [p for p in _paths(document) if len(p) > 1]
+        path = draw(st.one_of(st.sampled_from(known), st.sampled_from(NEW_PATHS)))
+        _set(document, path, draw(EDIT_VALUES))
+    return documents
+
+
+# Well-formed inputs (the engine runs), inputs with a wild field now and then,
+# and the page's example with a few fields changed.
+clusters = st.one_of(Shapes(0).clusters(), Shapes(12).clusters(), edited_examples())
+
+
+@st.composite
+def command_lines(draw) -> list[str]:
+    argv = []
+    if draw(st.booleans()):
+        argv += ["--ome-version", draw(st.sampled_from(VERSIONS))]
+    command = draw(st.sampled_from(ISVC_COMMANDS + MANIFEST_COMMANDS))
+    argv.append(command)
+    if command in ISVC_COMMANDS:
+        argv += ["--isvc", draw(st.sampled_from(["svc", "svc", "svc", "ns/svc", "other/svc"]))]
+    if command == "explain" and draw(st.booleans()):
+        argv += ["--why", draw(st.sampled_from(RUNTIME_NAMES))]
+    if command == "match" and draw(st.booleans()):
+        argv.append("--explain")
+    argv += ["-o", draw(st.sampled_from(["table", "json", "yaml"]))]
+    return [*argv, "-"]
+
+
+def _strict_json(text: str):
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"JSON output holds {constant}, which JSON does not allow")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def check_outcome(argv: list[str], run) -> None:
+    """Exit 0/1 with an answer that agrees with itself, or 2 with one line."""
+    assert run.code in (0, 1, 2), (run.code, run.err)
+    lines = run.err.splitlines()
+    if run.code == 2:
+        assert run.out == "", "bad input must leave standard output empty"
+        # Warnings may come first (a duplicate object); then the one error line.
+        assert lines and lines[-1].startswith("modetable: error: "), run.err
+        lines = lines[:-1]
+    for line in lines:
+        assert line.startswith(("modetable: warning: ", "Note: ")), run.err
+    if run.code == 2:
+        return
+    command = next(a for a in argv if a in COMMANDS)
+    fmt = argv[argv.index("-o") + 1]
+    if fmt == "table":
+        assert run.out.endswith("\n")
+        return
+    data = _strict_json(run.out) if fmt == "json" else yaml.safe_load(run.out)
+    check_agrees(command, data, run.code)
+
+
+def check_agrees(command: str, data: dict, code: int) -> None:
+    """The output does not contradict itself or its exit code."""
+    if command == "select":
+        picked = data["runtime"] is not None
+        assert code == (0 if picked else 1)
+        assert not (picked and data["message"]), "a runtime picked and a no-runtime message"
+        if not data["admission"]["allowed"]:
+            assert data["admission"]["message"]
+    elif command == "match":
+        passed = any(r["result"] == "pass" for r in data["runtimes"])
+        assert code == (0 if passed else 1)
+        for entry in data["runtimes"]:
+            assert (entry["result"] == "pass") == (entry["reason"] is None), entry
+    elif command == "admit":
+        admission = data["admission"]
+        assert code == (0 if admission["allowed"] else 1)
+        assert admission["allowed"] == (admission["message"] is None)
+    elif command == "effective":
+        assert code == 0
+        for name, component in data["components"].items():
+            assert component["mode"] in MODES, (name, component)
+
+
+@pytest.fixture(autouse=True)
+def _no_last_resort(monkeypatch):
+    monkeypatch.setenv("MODETABLE_DEBUG", "1")
+
+
+@FUZZ
+@given(documents=clusters, argv=command_lines())
+def test_any_mix_of_fields_gets_an_answer_or_one_line(documents, argv):
+    text = yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True)
+    check_outcome(argv, run_cli(*argv, stdin=text))
+
+
+@FUZZ
+@given(
+    documents=clusters,
+    argv=command_lines(),
+    position=st.floats(0, 1),
+    byte=st.sampled_from(["", ":", "-", " ", "\t", "\n", "{", "[", '"', "&a", "*a", "!!", "\x00"]),
+)
+def test_valid_text_with_one_change_gets_an_answer_or_one_line(documents, argv, position, byte):
+    text = yaml.safe_dump_all(documents, sort_keys=False)
+    cut = math.floor(position * len(text))
+    check_outcome(argv, run_cli(*argv, stdin=text[:cut] + byte + text[cut + 1 :]))
+
+
+@FUZZ
+@given(text=st.text(max_size=200), argv=command_lines())
+def test_any_text_gets_an_answer_or_one_line(text, argv):
+    check_outcome(argv, run_cli(*argv, stdin=text))
