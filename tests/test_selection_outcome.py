@@ -441,3 +441,18 @@ def test_outcome_json_has_the_documented_fields(v13):
         "kind": "ClusterServingRuntime",
     }
     assert picked["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
+
+
+def test_a_sharded_model_is_refused_since_v13_even_with_a_named_runtime(v13, v122):
+    sharded = model(distribution="Sharded")
+    for spec in ({}, {"runtime": {"name": "rt"}}):
+        isvc = isvc_doc(model={"name": "m"}, engine={}, **spec)
+        result = select_one(v13, isvc, sharded, rt())
+        assert result.runtime is None
+        assert result.admission.message == (
+            WEBHOOK + "no model cache provider is configured for sharded model loading"
+        )
+    assert select_one(
+        v13, isvc_doc(model={"name": "m"}, engine={}), model(distribution="PerNode"), rt()
+    ).runtime
+    assert select_one(v122, isvc_doc(model={"name": "m"}, engine={}), sharded, rt()).runtime

@@ -358,6 +358,16 @@ class ModelFields:
     pipeline: str
     size: str
     disabled: str
+    distribution: str | None = None
+
+
+@attrs.frozen
+class ShardedModels:
+    """A model whose distribution is `value` cannot be served (since `since`)."""
+
+    value: str
+    since: str | None = None
+    until: str | None = None
 
 
 @attrs.frozen
@@ -534,6 +544,7 @@ class Selection:
     scope_words: dict[str, str]
     outcomes: dict[str, tuple[Effect, ...]]
     explain: ExplainTable
+    sharded: ShardedModels | None = None
 
 
 @attrs.frozen

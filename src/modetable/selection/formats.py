@@ -40,6 +40,7 @@ class ModelFacts:
     pipeline: dict[str, Any] | None
     size: str | None
     disabled: bool
+    distribution: str | None = None
 
     @property
     def format_name(self) -> str:
@@ -117,6 +118,7 @@ def model_facts(selection: Selection, model: Manifest) -> ModelFacts:
         pipeline=_pipeline(selection, body, fields.pipeline, where),
         size=read(body, fields.size, str, where),
         disabled=bool(read(body, fields.disabled, bool, where)),
+        distribution=read(body, fields.distribution, str, where) if fields.distribution else None,
     )
 
 

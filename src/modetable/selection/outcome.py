@@ -275,6 +275,13 @@ def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
         return case.finish(
             "model_disabled", message=policy.message("model_disabled", **case.values)
         )
+    sharded = rules.sharded
+    if (
+        sharded is not None
+        and in_force(sharded.since, sharded.until, policy.version)
+        and facts.distribution == sharded.value
+    ):
+        return case.finish("model_sharded", message=policy.message("model_sharded"))
     ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
     candidates = order(
         policy, [assess(ctx, runtime) for runtime in cluster.runtimes_for(isvc.namespace)]
