@@ -20,12 +20,12 @@ from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.rules.model import Manifests
 from modetable.yamlio import (
-    MAX_INPUT_BYTES,
     YamlMap,
     check_size,
     decode,
     describe,
     load_documents,
+    read_limited,
     where,
 )
 
@@ -263,18 +263,6 @@ def read_bytes(path: Path) -> bytes:
             return read_limited(stream, str(path))
     except OSError as exc:
         raise ModetableError(f"cannot read: {exc.strerror or exc}", Location(str(path))) from None
-
-
-def read_limited(stream: BinaryIO, file_name: str) -> bytes:
-    """A stream's bytes, refused once they pass the limit (pipes have no size)."""
-    data = stream.read(MAX_INPUT_BYTES + 1)
-    if len(data) > MAX_INPUT_BYTES:
-        raise ModetableError(
-            f"input is more than the limit of {MAX_INPUT_BYTES} bytes "
-            "(split it into several files)",
-            Location(file_name),
-        )
-    return data
 
 
 def _inputs(arguments: Iterable[str]) -> Iterator[tuple[str, Path | None, bool]]:

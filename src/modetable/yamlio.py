@@ -12,8 +12,9 @@ error rather than an exhausted machine (docs/limits.md lists them).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -25,6 +26,7 @@ from modetable.errors import Location, ModetableError
 MAX_INPUT_BYTES = 32 * 1024 * 1024
 MAX_NODES = 4_000_000
 MAX_DEPTH = 200
+_SELF_ALIAS = "YAML alias refers to a node that holds it"
 # Kept for callers of the first version of this module.
 MAX_EXPANDED_NODES = MAX_NODES
 
@@ -114,6 +116,21 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
 
     file_name = "<input>"
     built = 0
+    depth = 0
+
+    @contextlib.contextmanager
+    def _nested(self, node: yaml.Node) -> Iterator[None]:
+        """One level deeper while the children of `node` are built."""
+        if self.depth >= MAX_DEPTH:
+            raise ModetableError(
+                f"YAML nested deeper than the limit of {MAX_DEPTH}",
+                Location(self.file_name, *_mark(node)),
+            )
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
 
     def _charge(self, count: int, node: yaml.Node) -> None:
         """Count `count` more nodes built; refuse the input past the limit."""
@@ -135,17 +152,18 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         self._check_duplicates(node)
         self.flatten_mapping(node)
         self._charge(len(node.value) + 1, node)
-        for key_node, value_node in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                hash(key)
-            except TypeError:
-                raise ModetableError(
-                    "a mapping key must be a string, not a list or mapping",
-                    Location(self.file_name, *_mark(key_node)),
-                ) from None
-            mapping[key] = self.construct_object(value_node, deep=True)
-            positions[key] = _pack(*_mark(key_node)) << 2 * _SHIFT | _pack(*_mark(value_node))
+        with self._nested(node):
+            for key_node, value_node in node.value:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    hash(key)
+                except TypeError:
+                    raise ModetableError(
+                        "a mapping key must be a string, not a list or mapping",
+                        Location(self.file_name, *_mark(key_node)),
+                    ) from None
+                mapping[key] = self.construct_object(value_node, deep=True)
+                positions[key] = _pack(*_mark(key_node)) << 2 * _SHIFT | _pack(*_mark(value_node))
 
     def _check_duplicates(self, node: yaml.MappingNode) -> None:
         seen: dict[Any, int] = {}
@@ -167,7 +185,8 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         items._positions = [_pack(*_mark(child)) for child in node.value]
         yield items
         self._charge(len(node.value) + 1, node)
-        items.extend(self.construct_object(child, deep=True) for child in node.value)
+        with self._nested(node):
+            items.extend(self.construct_object(child, deep=True) for child in node.value)
 
     def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
         try:
@@ -209,6 +228,18 @@ def check_size(size: int, file_name: str) -> None:
             "(split it into several files)",
             Location(file_name),
         )
+
+
+def read_limited(stream: BinaryIO, file_name: str) -> bytes:
+    """A stream's bytes, refused once they pass the limit (pipes have no size)."""
+    data = stream.read(MAX_INPUT_BYTES + 1)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ModetableError(
+            f"input is more than the limit of {MAX_INPUT_BYTES} bytes "
+            "(split it into several files)",
+            Location(file_name),
+        )
+    return data
 
 
 _BOMS = {b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
@@ -257,6 +288,8 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         where = Location(file_name, mark.line + 1, mark.column + 1) if mark else Location(file_name)
+        if problem == "found unconstructable recursive node":
+            raise ModetableError(_SELF_ALIAS, where) from None
         raise ModetableError(f"invalid YAML: {_one_line(problem)}", where) from None
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
@@ -280,37 +313,39 @@ def _one_line(text: str) -> str:
 
 
 def _check_expansion(value: Any, start: Location) -> None:
-    """Refuse documents whose aliases expand past the bound, or that nest too deep.
+    """Refuse documents whose aliases expand past the node limit or nest too deep.
 
-    Sizes are memoised by identity, so shared (aliased) nodes cost one visit
-    each however often they are referenced.
+    Each node's size and height are memoised by identity, so a shared (aliased)
+    node costs one visit however often it is referenced, and its height still
+    counts at every depth it is referenced from.
     """
-    sizes: dict[int, int] = {}
+    known: dict[int, tuple[int, int]] = {}
     active: set[int] = set()
 
-    def size(node: Any, depth: int) -> int:
+    def measure(node: Any, depth: int) -> tuple[int, int]:
+        """(nodes, height) of `node`, reached at `depth`."""
         if not isinstance(node, dict | list):
-            return 1
+            return 1, 0
         key = id(node)
-        known = sizes.get(key)
-        if known is not None:
-            return known
-        if depth > MAX_DEPTH:
+        found = known.get(key)
+        if found is None:
+            if key in active:
+                raise ModetableError(_SELF_ALIAS, start)
+            active.add(key)
+            total, height = 1, 0
+            for child in node.values() if isinstance(node, dict) else node:
+                size, below = measure(child, depth + 1)
+                total += size
+                height = max(height, below + 1)
+                if total > MAX_NODES:
+                    raise ModetableError(
+                        f"YAML expands to more than {MAX_NODES} nodes (aliases repeated too often)",
+                        start,
+                    )
+            active.discard(key)
+            found = known[key] = (total, height)
+        if depth + found[1] > MAX_DEPTH:
             raise ModetableError(f"YAML nested deeper than the limit of {MAX_DEPTH}", start)
-        if key in active:
-            raise ModetableError("YAML alias refers to itself", start)
-        active.add(key)
-        children = node.values() if isinstance(node, dict) else node
-        total = 1
-        for child in children:
-            total += size(child, depth + 1)
-            if total > MAX_NODES:
-                raise ModetableError(
-                    f"YAML expands to more than {MAX_NODES} nodes (aliases repeated too often)",
-                    start,
-                )
-        active.discard(key)
-        sizes[key] = total
-        return total
+        return found
 
-    size(value, 0)
+    measure(value, 0)
