@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "admit": ("admit", "the admission verdict on an InferenceService's modes"),
     "select": ("select", "the runtime OME uses for an InferenceService, or why none"),
     "explain": ("explain", "every runtime against a model or InferenceService, and why"),
+    "audit": ("audit", "every InferenceService of a fleet, or what an upgrade changes for each"),
     "docs": ("docs", "rewrite the docs' generated regions from the rules, or --check them"),
     "rules": ("rules", "for policy authors: check the rules file, print its schema, diff versions"),
 }

@@ -1,0 +1,248 @@
+"""Every InferenceService of a cluster, audited: the outcome OME reaches (from
+the fleet's fast selection), what is wrong with it, and the deprecated modes its
+components run in, with what moving them to the replacement changes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import attrs
+
+from modetable.audit.fast import FleetSelector
+from modetable.audit.moves import Hit, find_move, hit_message, scan
+from modetable.manifests import Cluster, Manifest
+from modetable.rules.model import ModeMove
+from modetable.rules.policy import Policy
+from modetable.selection import Outcome
+
+# What can be wrong with an InferenceService; any of these makes `audit` exit 1.
+DENIED = "denied"
+NO_RUNTIME = "no_runtime"
+RUN_FAILURE = "run_failure"
+PROBLEMS = (DENIED, NO_RUNTIME, RUN_FAILURE)
+# A mode's status (rules: modes[].status) that asks for a move.
+DEPRECATED = "deprecated"
+
+
+@attrs.frozen
+class Change:
+    """One thing in a spec that a mode move breaks, and what to do about it."""
+
+    owner: str  # "KIND NAME" of the object holding it
+    hit: Hit
+    message: str
+
+
+@attrs.frozen
+class Deprecation:
+    """A component running in a deprecated mode, and the move to its replacement."""
+
+    component: str
+    mode: str
+    source: str | None
+    replacement: str | None
+    message: str
+    changes: tuple[Change, ...] = ()
+
+
+@attrs.frozen(eq=False)
+class Audited:
+    isvc: Manifest
+    outcome: Outcome
+    deprecations: tuple[Deprecation, ...]
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What OME would refuse or fail at, in the order of PROBLEMS."""
+        return problems_of(self.outcome)
+
+
+def problems_of(outcome: Outcome) -> tuple[str, ...]:
+    found = []
+    if not outcome.admission.allowed:
+        found.append(DENIED)
+    if outcome.runtime is None:
+        found.append(NO_RUNTIME)
+    if outcome.reconcile:
+        found.append(RUN_FAILURE)
+    return tuple(found)
+
+
+def owner_of(manifest: Manifest) -> str:
+    return f"{manifest.kind} {manifest.ref}"
+
+
+class MoveScanner:
+    """What a move breaks in a spec; a runtime's spec is scanned once per move."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self._runtimes: dict[tuple[str, Manifest], tuple[Change, ...]] = {}
+
+    def changes(self, move: ModeMove, manifest: Manifest) -> tuple[Change, ...]:
+        owner = owner_of(manifest)
+        return tuple(
+            Change(owner=owner, hit=hit, message=hit_message(self.policy, move, hit, owner))
+            for hit in scan(move, manifest.spec, "spec", manifest.where)
+        )
+
+    def runtime_changes(self, move: ModeMove, runtime: Manifest) -> tuple[Change, ...]:
+        key = (move.id, runtime)
+        found = self._runtimes.get(key)
+        if found is None:
+            found = self._runtimes[key] = self.changes(move, runtime)
+        return found
+
+    def move_changes(
+        self, move: ModeMove | None, isvc: Manifest, runtime: Manifest | None
+    ) -> tuple[Change, ...]:
+        """What `move` breaks in the runtime used and in the InferenceService."""
+        if move is None:
+            return ()
+        found = self.runtime_changes(move, runtime) if runtime is not None else ()
+        return (*found, *self.changes(move, isvc))
+
+
+def distinct_changes(items: list[Any]) -> list[Any]:
+    """`items` (each with `changes`) with a change already listed by an earlier
+    item left out: two components moving together share the runtime's spec."""
+    seen: set[tuple[str, str, str]] = set()
+    kept = []
+    for item in items:
+        changes = []
+        for change in item.changes:
+            key = (change.owner, change.hit.path, change.hit.name)
+            if key not in seen:
+                seen.add(key)
+                changes.append(change)
+        kept.append(attrs.evolve(item, changes=tuple(changes)))
+    return kept
+
+
+def deprecations(policy: Policy, outcome: Outcome, scanner: MoveScanner) -> tuple[Deprecation, ...]:
+    found = []
+    for component, resolution in outcome.components.items():
+        mode = policy.all_modes.get(resolution.mode or "")
+        if mode is None or mode.status != DEPRECATED:
+            continue
+        move = find_move(policy, mode.name, mode.replacement)
+        found.append(
+            Deprecation(
+                component=component,
+                mode=mode.name,
+                source=resolution.source,
+                replacement=mode.replacement,
+                message=policy.message(
+                    "deprecated_mode",
+                    component=component,
+                    mode=mode.name,
+                    replacement=mode.replacement or "",
+                ),
+                changes=scanner.move_changes(move, outcome.isvc, outcome.runtime),
+            )
+        )
+    return tuple(distinct_changes(found))
+
+
+def audit_fleet(
+    policy: Policy,
+    cluster: Cluster,
+    *,
+    candidates: bool = False,
+    advance: Callable[[], None] | None = None,
+) -> Iterator[Audited]:
+    """Every InferenceService of `cluster`, in the order read, one at a time (a
+    fleet's outcomes need not all be held at once)."""
+    selector = FleetSelector(policy, cluster, candidates=candidates)
+    scanner = MoveScanner(policy)
+    for isvc in cluster.isvcs:
+        outcome = selector.select(isvc)
+        yield Audited(isvc, outcome, deprecations(policy, outcome, scanner))
+        if advance is not None:
+            advance()
+
+
+# --- JSON ---------------------------------------------------------------------
+
+
+def change_json(change: Change) -> dict[str, Any]:
+    hit = change.hit
+    return {
+        "in": change.owner,
+        "path": hit.path,
+        "what": hit.what,
+        "name": hit.name,
+        "replacement": hit.replacement,
+        "message": change.message,
+        "at": str(hit.where) if hit.where else None,
+    }
+
+
+def deprecation_json(deprecation: Deprecation) -> dict[str, Any]:
+    return {
+        "component": deprecation.component,
+        "mode": deprecation.mode,
+        "source": deprecation.source,
+        "replacement": deprecation.replacement,
+        "message": deprecation.message,
+        "changes": [change_json(c) for c in deprecation.changes],
+    }
+
+
+def identity_json(isvc: Manifest) -> dict[str, Any]:
+    return {"namespace": isvc.namespace, "name": isvc.name, "at": str(isvc.where)}
+
+
+def item_json(audited: Audited, *, candidates: bool = False) -> dict[str, Any]:
+    """select's JSON for one InferenceService, with its identity, problems and
+    deprecations; `candidates` only when asked for (a fleet has too many)."""
+    from modetable.selection import outcome_json
+
+    data = {**identity_json(audited.isvc), **outcome_json(audited.outcome)}
+    if not candidates:
+        del data["candidates"]
+    data["problems"] = list(audited.problems)
+    data["deprecations"] = [deprecation_json(d) for d in audited.deprecations]
+    return data
+
+
+class AuditSummary:
+    """The counts at the end of an audit, gathered item by item."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.isvcs = self.ok = self.deprecated = 0
+        self.problems = dict.fromkeys(PROBLEMS, 0)
+        self.results: dict[str, int] = {}
+        self.modes: dict[str, dict[str, int]] = {c.name: {} for c in policy.components}
+
+    def add(self, item: Audited) -> Audited:
+        self.isvcs += 1
+        problems = item.problems
+        self.ok += not problems
+        for problem in problems:
+            self.problems[problem] += 1
+        self.deprecated += bool(item.deprecations)
+        result = item.outcome.result
+        self.results[result] = self.results.get(result, 0) + 1
+        for component, resolution in item.outcome.components.items():
+            counts = self.modes[component]
+            mode = resolution.mode or ""
+            counts[mode] = counts.get(mode, 0) + 1
+        return item
+
+    @property
+    def clean(self) -> bool:
+        return self.ok == self.isvcs
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "version": self.policy.version,
+            "isvcs": self.isvcs,
+            "ok": self.ok,
+            **self.problems,
+            "deprecated": self.deprecated,
+            "results": dict(sorted(self.results.items())),
+            "modes": {c: dict(sorted(m.items())) for c, m in self.modes.items() if m},
+        }

@@ -1,0 +1,350 @@
+"""Upgrade impact: the same fleet audited under two OME versions, compared per
+InferenceService and component: what changes (the runtime, a running mode and
+why, a new problem), what a mode move breaks in the specs, and what stays."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from modetable.audit.fleet import (
+    PROBLEMS,
+    Audited,
+    Change,
+    MoveScanner,
+    audit_fleet,
+    change_json,
+    distinct_changes,
+    identity_json,
+)
+from modetable.audit.moves import find_move
+from modetable.manifests import Cluster, Manifest
+from modetable.modes import SHADOWED, USED, Resolution
+from modetable.rules.policy import Policy
+from modetable.selection import assess, make_context
+
+
+@attrs.frozen
+class ComponentImpact:
+    component: str
+    before: Resolution | None
+    after: Resolution | None
+    why: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """The running mode changes (a change of the rule alone is `rule_changed`)."""
+        return _mode_of(self.before) != _mode_of(self.after)
+
+    @property
+    def rule_changed(self) -> bool:
+        return _shown(self.before) != _shown(self.after)
+
+
+@attrs.frozen(eq=False)
+class Impact:
+    """One InferenceService before and after the upgrade."""
+
+    isvc: Manifest
+    before: Audited
+    after: Audited
+    runtime_why: tuple[str, ...]
+    components: tuple[ComponentImpact, ...]
+
+    @property
+    def runtime_changed(self) -> bool:
+        return _runtime(self.before) != _runtime(self.after)
+
+    @property
+    def new_problems(self) -> tuple[str, ...]:
+        return tuple(p for p in self.after.problems if p not in self.before.problems)
+
+    @property
+    def fixed_problems(self) -> tuple[str, ...]:
+        return tuple(p for p in self.before.problems if p not in self.after.problems)
+
+    @property
+    def changed(self) -> bool:
+        return (
+            self.runtime_changed
+            or self.before.outcome.result != self.after.outcome.result
+            or self.before.problems != self.after.problems
+            or any(c.changed for c in self.components)
+        )
+
+    @property
+    def breaking(self) -> bool:
+        """A new problem, or a mode move that breaks something in a spec."""
+        return bool(self.new_problems) or any(c.changes for c in self.components)
+
+
+def _mode_of(resolution: Resolution | None) -> str | None:
+    return None if resolution is None else resolution.mode
+
+
+def _shown(resolution: Resolution | None) -> tuple[str | None, str | None] | None:
+    return None if resolution is None else (resolution.mode, resolution.source)
+
+
+def _runtime(audited: Audited) -> tuple[str, str] | None:
+    runtime = audited.outcome.runtime
+    return None if runtime is None else (runtime.kind, runtime.ref)
+
+
+def _runtime_name(audited: Audited) -> str:
+    runtime = audited.outcome.runtime
+    return runtime.name if runtime is not None else "none"
+
+
+class UpgradeAnalysis:
+    def __init__(self, before: Policy, after: Policy, cluster: Cluster) -> None:
+        self.before = before
+        self.after = after
+        self.cluster = cluster
+        self.scanner = MoveScanner(after)
+
+    def _values(self) -> dict[str, str]:
+        return {"from_version": self.before.version, "to_version": self.after.version}
+
+    def runtime_why(self, before: Audited, after: Audited) -> tuple[str, ...]:
+        """Why the runtime changes: the old one now fails a check, or is outranked."""
+        if _runtime(before) == _runtime(after):
+            return ()
+        policy = self.after
+        why = [
+            policy.message(
+                "upgrade_runtime_changed",
+                before=_runtime_name(before),
+                after=_runtime_name(after),
+            )
+        ]
+        old = before.outcome.runtime
+        model = after.outcome.model
+        if old is not None and not before.outcome.named and model is not None:
+            from modetable.selection.formats import model_facts
+            from modetable.selection.rules import selection_rules
+
+            facts = model_facts(selection_rules(policy), model)
+            namespace = after.isvc.namespace or ""
+            ctx = make_context(policy, self.cluster, facts, after.isvc, namespace)
+            verdict = assess(ctx, old)
+            if not verdict.compatible:
+                why.append(
+                    policy.message(
+                        "upgrade_runtime_rejects",
+                        runtime=old.name,
+                        to_version=policy.version,
+                        reason=verdict.reason or "",
+                    )
+                )
+            elif after.outcome.runtime is not None:
+                why.append(
+                    policy.message(
+                        "upgrade_runtime_outranked",
+                        runtime=old.name,
+                        to_version=policy.version,
+                        picked=after.outcome.runtime.name,
+                    )
+                )
+        return tuple(why)
+
+    def component_why(self, before: Resolution, after: Resolution) -> tuple[str, ...]:
+        """Why a component's running mode (or the rule that sets it) changes."""
+        policy, values = self.after, self._values()
+        if before.source == after.source:
+            return (
+                policy.message(
+                    "upgrade_same_source",
+                    source=after.source or "",
+                    after=after.mode or "",
+                    before=before.mode or "",
+                    **values,
+                ),
+            )
+        why = []
+        passed_over = next(
+            (
+                r
+                for r in after.readings
+                if r.name == before.source and r.verdict != USED and r.value is not None
+            ),
+            None,
+        )
+        if passed_over is not None:
+            why.append(
+                policy.message(
+                    "upgrade_source_passed_over",
+                    source=passed_over.name,
+                    why=passed_over.note,
+                    **values,
+                )
+            )
+        unheard = next(
+            (
+                r
+                for r in before.readings
+                if r.source == after.source_id
+                and r.verdict not in (USED, SHADOWED)
+                and r.value is not None
+            ),
+            None,
+        )
+        if unheard is not None:
+            why.append(
+                policy.message(
+                    "upgrade_source_new", source=unheard.name, why=unheard.note, **values
+                )
+            )
+        if not why:
+            why.append(
+                policy.message(
+                    "upgrade_mode_changed",
+                    before=before.mode or "",
+                    before_source=before.source or "",
+                    after=after.mode or "",
+                    after_source=after.source or "",
+                    **values,
+                )
+            )
+        return tuple(why)
+
+    def component(self, name: str, before: Audited, after: Audited) -> ComponentImpact:
+        old = before.outcome.components.get(name)
+        new = after.outcome.components.get(name)
+        impact = ComponentImpact(component=name, before=old, after=new)
+        if old is None or new is None or not impact.rule_changed:
+            return impact
+        move = find_move(self.after, old.mode, new.mode)
+        notes = ()
+        if move is not None and move.note is not None:
+            notes = (
+                self.after.message(
+                    move.note, component=name, from_mode=move.from_mode, to_mode=move.to_mode
+                ),
+            )
+        return attrs.evolve(
+            impact,
+            why=self.component_why(old, new),
+            changes=self.scanner.move_changes(move, after.isvc, after.outcome.runtime),
+            notes=notes,
+        )
+
+    def impact(self, before: Audited, after: Audited) -> Impact:
+        names = [
+            c.name
+            for c in self.after.components
+            if c.name in before.outcome.components or c.name in after.outcome.components
+        ]
+        components = distinct_changes([self.component(name, before, after) for name in names])
+        return Impact(
+            isvc=after.isvc,
+            before=before,
+            after=after,
+            runtime_why=self.runtime_why(before, after),
+            components=tuple(components),
+        )
+
+
+def upgrade_impact(
+    before: Policy,
+    after: Policy,
+    cluster: Cluster,
+    *,
+    advance: Callable[[], None] | None = None,
+) -> list[Impact]:
+    """Every InferenceService of `cluster`, audited under both versions, compared."""
+    old = list(audit_fleet(before, cluster, advance=advance))
+    new = audit_fleet(after, cluster, advance=advance)
+    analysis = UpgradeAnalysis(before, after, cluster)
+    return [analysis.impact(b, a) for b, a in zip(old, new, strict=True)]
+
+
+# --- JSON ---------------------------------------------------------------------
+
+
+def _side(resolution: Resolution | None) -> dict[str, Any] | None:
+    return None if resolution is None else {"mode": resolution.mode, "source": resolution.source}
+
+
+def _runtime_json(audited: Audited) -> dict[str, Any] | None:
+    runtime = audited.outcome.runtime
+    if runtime is None:
+        return None
+    return {"name": runtime.name, "kind": runtime.kind, "named": audited.outcome.named}
+
+
+def impact_json(impact: Impact) -> dict[str, Any]:
+    before, after = impact.before, impact.after
+    return {
+        **identity_json(impact.isvc),
+        "isvc": impact.isvc.ref,
+        "changed": impact.changed,
+        "breaking": impact.breaking,
+        "runtime": {
+            "from": _runtime_json(before),
+            "to": _runtime_json(after),
+            "changed": impact.runtime_changed,
+            "why": list(impact.runtime_why),
+        },
+        "result": {"from": before.outcome.result, "to": after.outcome.result},
+        "message": {"from": before.outcome.message, "to": after.outcome.message},
+        "admission": {
+            "from": before.outcome.admission.message,
+            "to": after.outcome.admission.message,
+        },
+        "problems": {
+            "from": list(before.problems),
+            "to": list(after.problems),
+            "new": list(impact.new_problems),
+            "fixed": list(impact.fixed_problems),
+        },
+        "components": {
+            c.component: {
+                "from": _side(c.before),
+                "to": _side(c.after),
+                "changed": c.changed,
+                "rule_changed": c.rule_changed,
+                "why": list(c.why),
+                "changes": [change_json(change) for change in c.changes],
+                "notes": list(c.notes),
+                "reconcile": {
+                    "from": before.outcome.reconcile.get(c.component),
+                    "to": after.outcome.reconcile.get(c.component),
+                },
+            }
+            for c in impact.components
+        },
+    }
+
+
+def upgrade_summary_json(before: Policy, after: Policy, impacts: list[Impact]) -> dict[str, Any]:
+    moves: dict[str, dict[str, int]] = {}
+    new = dict.fromkeys(PROBLEMS, 0)
+    fixed = dict.fromkeys(PROBLEMS, 0)
+    for impact in impacts:
+        for problem in impact.new_problems:
+            new[problem] += 1
+        for problem in impact.fixed_problems:
+            fixed[problem] += 1
+        for c in impact.components:
+            if c.before is not None and c.after is not None and c.before.mode != c.after.mode:
+                key = f"{c.before.mode} -> {c.after.mode}"
+                moves.setdefault(c.component, {})
+                moves[c.component][key] = moves[c.component].get(key, 0) + 1
+    return {
+        "from": before.version,
+        "to": after.version,
+        "isvcs": len(impacts),
+        "changed": sum(i.changed for i in impacts),
+        "unchanged": sum(not i.changed for i in impacts),
+        "breaking": sum(i.breaking for i in impacts),
+        "runtime_changes": sum(i.runtime_changed for i in impacts),
+        "mode_changes": {c: dict(sorted(m.items())) for c, m in moves.items()},
+        "new_problems": new,
+        "fixed_problems": fixed,
+        "with_changes_to_make": sum(any(c.changes for c in i.components) for i in impacts),
+    }

@@ -1,0 +1,105 @@
+"""`modetable audit`: every InferenceService of a cluster dump or a GitOps tree,
+and with `--from`, what an upgrade changes for each."""
+
+from __future__ import annotations
+
+import argparse
+
+from modetable.cli.common import Io, add_manifests, add_output, load_cluster, ruleset
+from modetable.errors import ModetableError
+
+PROGRESS_LABEL = "auditing"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_manifests(parser)
+    add_output(parser)
+    parser.add_argument(
+        "--from",
+        dest="from_version",
+        metavar="V",
+        help="show the upgrade impact from OME version V (to --to)",
+    )
+    parser.add_argument(
+        "--to",
+        dest="to_version",
+        metavar="V",
+        help="the version upgraded to, with --from (default: --ome-version, else the newest)",
+    )
+    parser.add_argument(
+        "--candidates",
+        action="store_true",
+        help="list every candidate runtime in each item (JSON and YAML; slow on a large fleet)",
+    )
+
+
+def run(args: argparse.Namespace, io: Io) -> int:
+    if args.to_version is not None and args.from_version is None:
+        raise ModetableError("--to needs --from (the version upgraded from)")
+    if args.from_version is not None:
+        if args.candidates:
+            raise ModetableError("--candidates applies to an audit, not to --from")
+        return _upgrade(args, io)
+    return _audit(args, io)
+
+
+def _audit(args: argparse.Namespace, io: Io) -> int:
+    from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
+    from modetable.audit.output import write_audit, write_json
+    from modetable.audit.progress import Progress
+
+    policy = ruleset(args).at(getattr(args, "ome_version", None))
+    cluster = load_cluster(policy, args.manifests, io)
+    summary = AuditSummary(policy)
+    progress = Progress(io.stderr, len(cluster.isvcs), PROGRESS_LABEL)
+    audited = (
+        summary.add(item)
+        for item in audit_fleet(
+            policy, cluster, candidates=args.candidates, advance=progress.advance
+        )
+    )
+    try:
+        if args.output == "json":
+            items = (item_json(i, candidates=args.candidates) for i in audited)
+            write_json(io.stdout, items, summary.as_json)
+        else:
+            everything = list(audited)
+            progress.close()
+            if args.output == "table":
+                write_audit(policy, everything, summary.as_json(), io.stdout)
+            else:
+                from modetable.render import dump
+
+                items = [item_json(i, candidates=args.candidates) for i in everything]
+                dump({"items": items, "summary": summary.as_json()}, args.output, io.stdout)
+    finally:
+        progress.close()
+    return 0 if summary.clean else 1
+
+
+def _upgrade(args: argparse.Namespace, io: Io) -> int:
+    from modetable.audit.output import write_json, write_upgrade
+    from modetable.audit.progress import Progress
+    from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
+    from modetable.manifests import check_fields
+
+    rules = ruleset(args)
+    before = rules.at(args.from_version)
+    after = rules.at(args.to_version or getattr(args, "ome_version", None))
+    cluster = load_cluster(after, args.manifests, io)
+    check_fields(before, cluster)
+    progress = Progress(io.stderr, 2 * len(cluster.isvcs), PROGRESS_LABEL)
+    try:
+        impacts = upgrade_impact(before, after, cluster, advance=progress.advance)
+    finally:
+        progress.close()
+    summary = upgrade_summary_json(before, after, impacts)
+    if args.output == "table":
+        write_upgrade(after, impacts, summary, io.stdout)
+    elif args.output == "json":
+        write_json(io.stdout, (impact_json(i) for i in impacts), lambda: summary)
+    else:
+        from modetable.render import dump
+
+        dump({"items": [impact_json(i) for i in impacts], "summary": summary}, "yaml", io.stdout)
+    return 1 if summary["breaking"] else 0
