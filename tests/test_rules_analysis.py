@@ -75,6 +75,16 @@ def new_findings(path: Path) -> list[str]:
     ]
 
 
+def test_the_shipped_file_yields_no_findings():
+    assert [str(f) for f in analyse(load_ruleset(RULES))] == []
+
+
+def test_rules_check_on_the_shipped_file_passes_quietly():
+    run = run_cli("rules", "check", "--strict", str(RULES))
+    assert run.code == 0, run.out
+    assert run.out.startswith(f"{RULES}: 0 errors, 0 warnings; ")
+
+
 def test_a_deliberate_gap_overlap_and_masked_row_yield_exactly_those(tmp_path):
     path = with_rows(tmp_path, DELIBERATE_ROWS)
     rows = line_of(path, "  rows:")
