@@ -1,0 +1,263 @@
+"""`modetable audit`: a fleet's outcomes, problems, deprecations and summary."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from conftest import (
+    EXAMPLES,
+    format_entry,
+    isvc_doc,
+    llama_model_spec,
+    mode_annotation,
+    model_doc,
+    run_cli,
+    runtime_doc,
+    write,
+)
+
+LWS_COMMAND = [
+    "python3",
+    "--nccl-init",
+    "$(LWS_LEADER_ADDRESS):5000",
+    "--nnodes",
+    "$(LWS_GROUP_SIZE)",
+]
+
+
+def fleet_documents() -> list[dict]:
+    lws = {"runner": {"name": "ome-container", "command": LWS_COMMAND}}
+    return [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc(
+            "lws",
+            supportedModelFormats=[format_entry(priority=2)],
+            engineConfig={**mode_annotation("MultiNode"), "leader": lws, "worker": lws},
+        ),
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        runtime_doc(
+            "router-mn",
+            supportedModelFormats=[format_entry(autoSelect=False)],
+            routerConfig=mode_annotation("MultiNode"),
+        ),
+        isvc_doc("pinned", "a", engine=mode_annotation("MultiNode")),
+        isvc_doc("native", "a", deploymentMode="OMENative", engine={}),
+        isvc_doc("routed", "b", engine={}, router={}, runtime={"name": "router-mn"}),
+        isvc_doc("lost", "b", engine={}, model={"name": "absent"}),
+    ]
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    documents = fleet_documents()
+    write(tmp_path, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
+    write(tmp_path, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
+    return tmp_path / "fleet"
+
+
+def _items(run) -> dict[str, dict]:
+    return {item["isvc"]: item for item in run.json()["items"]}
+
+
+def test_every_isvc_with_its_runtime_problems_and_deprecations(fleet):
+    run = run_cli("audit", str(fleet), "-o", "json")
+    assert run.code == 1, run.err
+    assert run.err == ""
+    items = _items(run)
+    assert list(items) == ["a/pinned", "a/native", "b/routed", "b/lost"]
+    summary = {
+        name: (item["runtime"]["name"] if item["runtime"] else None, item["problems"])
+        for name, item in items.items()
+    }
+    assert summary == {
+        "a/pinned": ("lws", []),
+        "a/native": ("plain", []),
+        "b/routed": ("router-mn", ["run_failure"]),
+        "b/lost": (None, ["denied", "no_runtime"]),
+    }
+    assert items["b/routed"]["reconcile"] == {"router": "invalid deployment mode for router"}
+    assert items["a/pinned"]["components"] == {
+        "engine": {"mode": "MultiNode", "source": "ComponentAnnotation"}
+    }
+    assert items["a/native"]["deprecations"] == []
+
+
+def test_a_deprecated_mode_comes_with_the_move_and_what_it_breaks(fleet):
+    items = _items(run_cli("audit", str(fleet), "-o", "json"))
+    [deprecation] = items["a/pinned"]["deprecations"]
+    runtime_file = str(fleet / "runtimes.yaml")
+    changes = deprecation.pop("changes")
+    assert deprecation == {
+        "component": "engine",
+        "mode": "MultiNode",
+        "source": "ComponentAnnotation",
+        "replacement": "OMENative",
+        "message": "engine runs in MultiNode, which is deprecated: move it to OMENative",
+    }
+    assert [(c["path"], c["message"]) for c in changes] == [
+        (
+            f"spec.engineConfig.{side}.runner.command[{index}]",
+            f"ClusterServingRuntime lws spec.engineConfig.{side}.runner.command[{index}] uses "
+            f"the variable {name}, which OMENative does not set: use {replacement}",
+        )
+        for side in ("leader", "worker")
+        for index, name, replacement in (
+            (2, "LWS_LEADER_ADDRESS", "OME_LEADER_ADDRESS"),
+            (4, "LWS_GROUP_SIZE", "OME_INSTANCE_POD_COUNT"),
+        )
+    ]
+    assert all(c["at"].startswith(runtime_file + ":") for c in changes)
+    assert {c["in"] for c in changes} == {"ClusterServingRuntime lws"}
+
+
+def test_each_item_is_selects_json_with_the_identity(fleet):
+    for name, item in _items(run_cli("audit", str(fleet), "-o", "json")).items():
+        select = run_cli("select", "--isvc", name, str(fleet), "-o", "json").json()
+        del select["candidates"]
+        identity = {key: item.pop(key) for key in ("namespace", "name", "at")}
+        item.pop("problems")
+        item.pop("deprecations")
+        assert item == select
+        assert f"{identity['namespace']}/{identity['name']}" == name
+        assert identity["at"].startswith(str(fleet / "apps" / "isvcs.yaml") + ":")
+
+
+def test_candidates_on_request_are_selects(fleet):
+    items = _items(run_cli("audit", str(fleet), "-o", "json", "--candidates"))
+    for name, item in items.items():
+        select = run_cli("select", "--isvc", name, str(fleet), "-o", "json").json()
+        assert item["candidates"] == select["candidates"]
+    assert "candidates" not in run_cli("audit", str(fleet), "-o", "json").json()["items"][0]
+
+
+def test_the_summary_counts(fleet):
+    assert run_cli("audit", str(fleet), "-o", "json").json()["summary"] == {
+        "version": "v1.3",
+        "isvcs": 4,
+        "ok": 2,
+        "denied": 1,
+        "no_runtime": 1,
+        "run_failure": 1,
+        # the router running MultiNode is deprecated too, besides failing
+        "deprecated": 2,
+        "results": {"model_missing": 1, "named": 1, "picked": 2},
+        "modes": {
+            "engine": {"MultiNode": 1, "OMENative": 1, "RawDeployment": 2},
+            "router": {"MultiNode": 1},
+        },
+    }
+
+
+def test_yaml_holds_the_same_data(fleet):
+    as_json = run_cli("audit", str(fleet), "-o", "json").json()
+    as_yaml = yaml.safe_load(run_cli("audit", str(fleet), "-o", "yaml").out)
+    assert as_yaml == as_json
+
+
+def test_a_kubectl_list_on_stdin(fleet):
+    dump = yaml.safe_dump({"apiVersion": "v1", "kind": "List", "items": fleet_documents()})
+    from_stdin = run_cli("audit", "-", "-o", "json", stdin=dump)
+    from_files = run_cli("audit", str(fleet), "-o", "json")
+    assert from_stdin.code == from_files.code == 1
+
+    def without_places(run):
+        items = run.json()["items"]
+        for item in items:
+            item.pop("at")
+            for deprecation in item["deprecations"]:
+                for change in deprecation["changes"]:
+                    change.pop("at")
+        return items
+
+    assert without_places(from_stdin) == without_places(from_files)
+    assert from_stdin.json()["items"][0]["at"].startswith("<stdin>:")
+
+
+def test_the_table_for_people(fleet):
+    run = run_cli("audit", str(fleet))
+    assert run.code == 1
+    lines = run.out.splitlines()
+    assert lines[0].split() == ["NAMESPACE", "NAME", "RUNTIME", "ENGINE", "ROUTER", "PROBLEMS"]
+    assert lines[1].split() == [
+        "a",
+        "pinned",
+        "lws",
+        "MultiNode",
+        "(ComponentAnnotation)",
+        "-",
+        "deprecated",
+    ]
+    problems = lines[lines.index("Problems:") + 1 : lines.index("Deprecations:") - 1]
+    assert problems == [
+        "  b/routed: fails at run time: router: invalid deployment mode for router",
+        '  b/lost: denied: admission webhook "inferenceservice.ome-webhook-server.validator" '
+        'denied the request: referenced model "absent" not found in namespace "b"',
+    ]
+    deprecations = [
+        line for line in lines[lines.index("Deprecations:") :] if not line.startswith("    ")
+    ]
+    assert deprecations[1:3] == [
+        "  a/pinned: engine runs in MultiNode, which is deprecated: move it to OMENative",
+        "  b/routed: router runs in MultiNode, which is deprecated: move it to OMENative",
+    ]
+    assert lines[-1] == (
+        "4 InferenceServices (v1.3): 2 ok, 1 denied, 1 no runtime, 1 fails at run time; "
+        "2 run a deprecated mode"
+    )
+
+
+def test_a_healthy_fleet_exits_0(tmp_path):
+    documents = fleet_documents()
+    path = write(
+        tmp_path, "ok.yaml", yaml.safe_dump_all([*documents[:4], documents[5]], sort_keys=False)
+    )
+    run = run_cli("audit", str(path), "-o", "json")
+    assert run.code == 0, run.out
+    assert run.json()["summary"]["ok"] == 1
+
+
+def test_no_inferenceservices_is_an_empty_audit(tmp_path):
+    path = write(tmp_path, "rt.yaml", yaml.safe_dump(runtime_doc("plain")))
+    run = run_cli("audit", str(path), "-o", "json")
+    assert run.code == 0
+    assert json.loads(run.out)["items"] == []
+    assert run.json()["summary"]["isvcs"] == 0
+
+
+def test_the_page_example_is_refused_with_its_message():
+    run = run_cli("audit", str(EXAMPLES), "-o", "json")
+    assert run.code == 1
+    [item] = run.json()["items"]
+    assert item["message"] == (
+        "no runtime found to support model safetensors with format safetensors in namespace "
+        "llama-demo. Checked 2 runtimes (0 namespace-scoped, 2 cluster-scoped). Excluded "
+        "runtimes: srt-llama-3-3-70b-instruct-multinode (runtime engine deployment mode "
+        "MultiNode does not match requested engine deployment mode OMENative)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["--to", "v1.3"], "modetable: error: --to needs --from (the version upgraded from)\n"),
+        (
+            ["--from", "v1.2.2", "--candidates"],
+            "modetable: error: --candidates applies to an audit, not to --from\n",
+        ),
+        (
+            ["--from", "v9"],
+            "modetable: error: unknown OME version 'v9'; the rules know: v1.2.2, v1.3\n",
+        ),
+    ],
+)
+def test_bad_usage_is_one_line_and_exit_2(fleet, argv, error):
+    run = run_cli("audit", str(fleet), *argv)
+    assert (run.code, run.out, run.err) == (2, "", error)
+
+
+def test_no_manifests_is_an_error():
+    run = run_cli("audit")
+    assert run.code == 2
+    assert run.err == "modetable: error: no manifests given (pass files, folders or -)\n"

@@ -1,0 +1,211 @@
+"""`modetable audit --from v1.2.2 --to v1.3`: what the upgrade changes, and why."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from conftest import (
+    CATALOG,
+    format_entry,
+    isvc_doc,
+    llama_model_spec,
+    mode_annotation,
+    model_doc,
+    need,
+    run_cli,
+    runtime_doc,
+    write,
+)
+
+LWS_COMMAND = ["python3", "--nnodes", "$(LWS_GROUP_SIZE)", "--node-rank", "$(LWS_WORKER_INDEX)"]
+
+
+def documents() -> list[dict]:
+    lws = {"runner": {"name": "ome-container", "command": LWS_COMMAND}}
+    return [
+        model_doc("m", **llama_model_spec()),
+        # No mode: a leader and worker alone made the engine MultiNode in v1.2.2.
+        runtime_doc(
+            "lws-bare",
+            supportedModelFormats=[format_entry(autoSelect=False)],
+            engineConfig={"leader": lws, "worker": lws},
+        ),
+        runtime_doc(
+            "mn",
+            supportedModelFormats=[format_entry(priority=5)],
+            engineConfig=mode_annotation("MultiNode"),
+        ),
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        isvc_doc("grouped", "a", engine={}, runtime={"name": "lws-bare"}),
+        isvc_doc("asks-native", "a", engine={}, deploymentMode="OMENative"),
+        isvc_doc("steady", "b", engine={}, runtime={"name": "plain"}),
+        {
+            **isvc_doc("meta-mn", "b", engine={}, runtime={"name": "plain"}),
+            "metadata": {
+                "name": "meta-mn",
+                "namespace": "b",
+                "annotations": {"ome.io/deploymentMode": "MultiNode"},
+            },
+        },
+    ]
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    return write(tmp_path, "fleet.yaml", yaml.safe_dump_all(documents(), sort_keys=False))
+
+
+def _items(run) -> dict[str, dict]:
+    return {item["isvc"]: item for item in run.json()["items"]}
+
+
+def test_a_leader_worker_engine_moves_to_omenative_and_its_lws_names_break(fleet):
+    run = run_cli("audit", str(fleet), "--from", "v1.2.2", "--to", "v1.3", "-o", "json")
+    assert run.code == 1, run.err
+    item = _items(run)["a/grouped"]
+    assert (item["changed"], item["breaking"]) == (True, True)
+    assert item["runtime"] == {
+        "from": {"name": "lws-bare", "kind": "ClusterServingRuntime", "named": True},
+        "to": {"name": "lws-bare", "kind": "ClusterServingRuntime", "named": True},
+        "changed": False,
+        "why": [],
+    }
+    engine = item["components"]["engine"]
+    changes = engine.pop("changes")
+    assert engine == {
+        "from": {"mode": "MultiNode", "source": "LeaderWorkerShape"},
+        "to": {"mode": "OMENative", "source": "LeaderWorkerShape"},
+        "changed": True,
+        "rule_changed": True,
+        "why": ["LeaderWorkerShape gives OMENative in v1.3, MultiNode in v1.2.2"],
+        "notes": [
+            "engine moves to new OMENative pods; its MultiNode workload (a LeaderWorkerSet) "
+            "keeps running until you delete it"
+        ],
+        "reconcile": {"from": None, "to": None},
+    }
+    assert [c["message"] for c in changes] == [
+        f"ClusterServingRuntime lws-bare spec.engineConfig.{side}.runner.command[{index}] "
+        f"uses the variable {name}, which OMENative does not set: use {replacement}"
+        for side in ("leader", "worker")
+        for index, name, replacement in (
+            (2, "LWS_GROUP_SIZE", "OME_INSTANCE_POD_COUNT"),
+            (4, "LWS_WORKER_INDEX", "OME_INSTANCE_POD_RANK"),
+        )
+    ]
+
+
+def test_a_runtime_that_now_rejects_gives_way(fleet):
+    items = _items(run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json"))
+    item = items["a/asks-native"]
+    assert item["runtime"] == {
+        "from": {"name": "mn", "kind": "ClusterServingRuntime", "named": False},
+        "to": {"name": "plain", "kind": "ClusterServingRuntime", "named": False},
+        "changed": True,
+        "why": [
+            "the runtime changes from mn to plain",
+            "mn no longer qualifies in v1.3: runtime engine deployment mode MultiNode does "
+            "not match requested engine deployment mode OMENative",
+        ],
+    }
+    engine = item["components"]["engine"]
+    assert (engine["from"], engine["to"]) == (
+        {"mode": "MultiNode", "source": "ComponentAnnotation"},
+        {"mode": "OMENative", "source": "ServiceSpec"},
+    )
+    assert engine["why"] == [
+        "ServiceSpec decides in v1.3; in v1.2.2, OMENative: this source counts only since v1.3"
+    ]
+    assert engine["changes"] == []
+    assert item["breaking"] is False
+
+
+def test_a_metadata_annotation_stops_counting(fleet):
+    item = _items(run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json"))["b/meta-mn"]
+    engine = item["components"]["engine"]
+    assert (engine["from"], engine["to"], engine["why"]) == (
+        {"mode": "MultiNode", "source": "ServiceAnnotation"},
+        {"mode": "RawDeployment", "source": "Default"},
+        [
+            "ServiceAnnotation no longer decides in v1.3: "
+            "MultiNode: this source takes only VirtualDeployment"
+        ],
+    )
+    assert engine["notes"] == [] and engine["changes"] == []
+
+
+def test_what_stays_is_listed_as_unchanged(fleet):
+    item = _items(run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json"))["b/steady"]
+    assert (item["changed"], item["breaking"]) == (False, False)
+    assert (
+        item["components"]["engine"]["from"]
+        == item["components"]["engine"]["to"]
+        == {
+            "mode": "RawDeployment",
+            "source": "Default",
+        }
+    )
+    assert item["problems"] == {"from": [], "to": [], "new": [], "fixed": []}
+
+
+def test_the_upgrade_summary(fleet):
+    run = run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json")
+    assert run.json()["summary"] == {
+        "from": "v1.2.2",
+        "to": "v1.3",
+        "isvcs": 4,
+        "changed": 3,
+        "unchanged": 1,
+        "breaking": 1,
+        "runtime_changes": 1,
+        "mode_changes": {"engine": {"MultiNode -> OMENative": 2, "MultiNode -> RawDeployment": 1}},
+        "new_problems": {"denied": 0, "no_runtime": 0, "run_failure": 0},
+        "fixed_problems": {"denied": 0, "no_runtime": 0, "run_failure": 0},
+        "with_changes_to_make": 1,
+    }
+
+
+def test_the_upgrade_table(fleet):
+    run = run_cli("audit", str(fleet), "--from", "v1.2.2")
+    assert run.code == 1
+    lines = run.out.splitlines()
+    assert lines[0] == (
+        "Upgrade v1.2.2 -> v1.3: 4 InferenceServices, 3 change (1 breaking), 1 stay as they are."
+    )
+    assert lines[2].split() == ["NAMESPACE", "NAME", "RUNTIME", "ENGINE", "IMPACT"]
+    assert lines[3].split() == [
+        "a", "grouped", "lws-bare", "(named)", "MultiNode", "->", "OMENative", "breaking"
+    ]  # fmt: skip
+    block = lines[lines.index("a/asks-native:") + 1 : lines.index("b/meta-mn:") - 1]
+    assert block == [
+        "  the runtime changes from mn to plain",
+        "  mn no longer qualifies in v1.3: runtime engine deployment mode MultiNode does not "
+        "match requested engine deployment mode OMENative",
+        "  engine: MultiNode (ComponentAnnotation) -> OMENative (ServiceSpec)",
+        "    ServiceSpec decides in v1.3; in v1.2.2, OMENative: this source counts only since v1.3",
+        "    engine moves to new OMENative pods; its MultiNode workload (a LeaderWorkerSet) "
+        "keeps running until you delete it",
+    ]
+
+
+def test_an_upgrade_that_breaks_nothing_exits_0(tmp_path):
+    path = write(tmp_path, "ok.yaml", yaml.safe_dump_all([documents()[i] for i in (0, 3, 6)]))
+    run = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "json")
+    assert run.code == 0, run.out
+    assert run.json()["summary"]["changed"] == 0
+
+
+def test_the_catalogs_multinode_runtimes_move_on_upgrade():
+    need(CATALOG)
+    run = run_cli("audit", str(CATALOG), "--from", "v1.2.2", "-o", "json")
+    moved = {
+        item["isvc"]: sorted(
+            name for name, c in item["components"].items() if c["changed"] and c["changes"]
+        )
+        for item in run.json()["items"]
+        if item["breaking"] and any(c["changes"] for c in item["components"].values())
+    }
+    assert moved == {
+        "deepseek-r1/deepseek-r1": ["engine"],
+        "kimi-k2-instruct/kimi-k2-instruct": ["engine"],
+    }
