@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,37 @@ def test_every_file_of_the_corpus_is_used_by_a_case():
     present = {p.name for p in BROKEN.iterdir() if p.name != "cases.yaml"}
     assert present - used == set()
     assert {u for u in used if not Path(BROKEN, u).exists()} == {"missing.yaml"}
+
+
+LIMITS_PAGE = ROOT / "docs" / "limits.md"
+# A place before the message: FILE, FILE:LINE or FILE:LINE:COL.
+PLACE = re.compile(r"^[^\s:]+(?::\d+){0,2}: ")
+
+
+def documented_messages() -> list[re.Pattern[str]]:
+    """The messages of the table in docs/limits.md, `<...>` standing for anything."""
+    text = LIMITS_PAGE.read_text(encoding="utf-8")
+    table = text.split("## Error messages", 1)[1]
+    patterns = []
+    for line in table.splitlines():
+        if not line.startswith("| `"):
+            continue
+        first_cell = line.split(" | ")[0]
+        for message in re.findall(r"`([^`]+)`", first_cell):
+            parts = re.split(r"<[^>]+>", message)
+            patterns.append(re.compile(".+".join(re.escape(p) for p in parts)))
+    return patterns
+
+
+def test_every_error_of_the_corpus_is_documented_in_the_limits_page():
+    patterns = documented_messages()
+    assert len(patterns) > 30
+    undocumented = []
+    for case in CASES:
+        if case["exit"] != 2:
+            continue
+        message = case["stderr"].strip().split("\n")[-1].removeprefix("modetable: error: ")
+        message = PLACE.sub("", _expand(message), count=1)
+        if not any(p.fullmatch(message) for p in patterns):
+            undocumented.append((case["id"], message))
+    assert undocumented == []
