@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -35,12 +36,15 @@ def test_broken_input_gets_its_whole_answer(case, monkeypatch):
     if "same_as" in case:
         twin = _run(case["same_as"])
         assert (run.code, run.out) == (twin.code, twin.out)
+    if "json" in case:
+        output = json.loads(run.out)
+        assert {key: output[key] for key in case["json"]} == case["json"]
 
 
 def test_every_case_has_a_unique_id_and_every_field_is_known():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids))
-    known = {"id", "why", "argv", "stdin", "exit", "stderr", "stdout", "same_as"}
+    known = {"id", "why", "argv", "stdin", "exit", "stderr", "stdout", "same_as", "json"}
     for case in CASES:
         assert set(case) <= known, case["id"]
         assert {"id", "why", "argv", "exit", "stderr"} <= set(case), case["id"]
