@@ -353,6 +353,13 @@ def check_agrees(command: str, data: dict, code: int) -> None:
         admission = data["admission"]
         assert code == (0 if admission["allowed"] else 1)
         assert admission["allowed"] == (admission["message"] is None)
+    elif command == "audit" and "items" in data:
+        summary = data["summary"]
+        assert summary["isvcs"] == len(data["items"])
+        for item in data["items"]:
+            assert not (item["runtime"] and item["message"]), item
+        failing = summary["denied"] + summary["no_runtime"] + summary["run_failure"]
+        assert code == (1 if failing else 0), summary
     elif command == "effective":
         assert code == 0
         for name, component in data["components"].items():
@@ -388,3 +395,24 @@ def test_valid_text_with_one_change_gets_an_answer_or_one_line(documents, argv, 
 @given(text=st.text(max_size=200), argv=command_lines())
 def test_any_text_gets_an_answer_or_one_line(text, argv):
     check_outcome(argv, run_cli(*argv, stdin=text))
+
+
+@FUZZ
+@given(documents=clusters, version=st.sampled_from(VERSIONS))
+def test_audit_agrees_with_select_on_every_inference_service(documents, version):
+    """The audit's fast path and `select` reach the same outcome for each one."""
+    if "audit" not in COMMANDS:
+        pytest.skip("no audit command")
+    text = yaml.safe_dump_all(documents, sort_keys=False)
+    audit = run_cli("--ome-version", version, "audit", "-", "-o", "json", stdin=text)
+    check_outcome(["--ome-version", version, "audit", "-o", "json", "-"], audit)
+    if audit.code == 2:
+        return
+    for item in _strict_json(audit.out)["items"]:
+        ref = f"{item['namespace']}/{item['name']}"
+        argv = ["--ome-version", version, "select", "--isvc", ref, "-o", "json", "-"]
+        select = run_cli(*argv, stdin=text)
+        check_outcome(argv, select)
+        chosen = _strict_json(select.out)
+        for field in ("runtime", "named", "message", "admission", "components", "reconcile"):
+            assert item[field] == chosen[field], (ref, field)

@@ -4,11 +4,14 @@ and with `--from`, what an upgrade changes for each."""
 from __future__ import annotations
 
 import argparse
+import shutil
+import tempfile
 
 from modetable.cli.common import Io, add_manifests, add_output, load_cluster, ruleset
 from modetable.errors import ModetableError
 
 PROGRESS_LABEL = "auditing"
+SPOOL_BYTES = 8 * 1024 * 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +64,13 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     try:
         if args.output == "json":
             items = (item_json(i, candidates=args.candidates) for i in audited)
-            write_json(io.stdout, items, summary.as_json)
+            # Items stream into a spool (memory, then a temporary file past
+            # SPOOL_BYTES) and reach stdout only once all are made, so bad input
+            # met at a later item leaves stdout empty, not half a document.
+            with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
+                write_json(spool, items, summary.as_json)
+                spool.seek(0)
+                shutil.copyfileobj(spool, io.stdout)
         else:
             everything = list(audited)
             progress.close()
