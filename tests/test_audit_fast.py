@@ -48,9 +48,7 @@ def _synthetic(policy, isvcs: int, runtimes: int, seed: int):
     return build_cluster(objects, skipped, policy.rules.manifests)
 
 
-# v1.2.2 is left out while select itself fails there on a named runtime that is
-# missing (message runtime_not_found_anywhere lacks its cluster_scope value).
-@pytest.mark.parametrize("version", ["v1.3"])
+@pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
 def test_fast_selection_agrees_on_a_synthetic_fleet(ruleset, version):
     policy = ruleset.at(version)
     results = assert_fast_agrees(policy, _synthetic(policy, 120, 50, seed=3))
@@ -131,6 +129,12 @@ def test_fast_selection_agrees_on_the_edges(ruleset):
         isvc_doc("native", "third", deploymentMode="OMENative"),
         isvc_doc("names-one", "third", runtime={"name": "multinode"}, deploymentMode="OMENative"),
         isvc_doc("no-model", "third", model={"name": "absent"}),
+        {
+            **MODEL,
+            "metadata": {"name": "sharded"},
+            "spec": {**MODEL["spec"], "distribution": "Sharded"},
+        },
+        isvc_doc("sharded", "third", model={"name": "sharded"}),
     ]
     for version in ruleset.versions:
         policy = ruleset.at(version)
@@ -154,4 +158,5 @@ def test_fast_selection_agrees_on_the_edges(ruleset):
         "native": "h100",
         "names-one": "multinode",
         "no-model": "model_missing",
+        "sharded": "model_sharded",
     }

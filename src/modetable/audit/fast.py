@@ -462,6 +462,8 @@ class FleetSelector:
                 "model": ref.name if isinstance(ref, ModelRef) else "",
                 "namespace": isvc.namespace,
                 "runtime": request.name if request else "",
+                # The scope word of the not-found message (a Scope of the rules).
+                "cluster_scope": "cluster",
             },
         )
         if isinstance(ref, str):
@@ -483,6 +485,13 @@ class FleetSelector:
             return case.finish(
                 "model_disabled", message=policy.message("model_disabled", **case.values)
             )
+        sharded = rules.sharded
+        if (
+            sharded is not None
+            and in_force(sharded.since, sharded.until, policy.version)
+            and facts.distribution == sharded.value
+        ):
+            return case.finish("model_sharded", message=policy.message("model_sharded"))
         ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
         assert ctx.requested is not None
         shape: Shape = (
