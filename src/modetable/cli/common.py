@@ -21,6 +21,7 @@ from modetable.manifests import (
 )
 from modetable.render import FORMATS
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
+from modetable.yamlio import where
 
 
 @attrs.frozen
@@ -93,7 +94,45 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     for earlier, later in cluster.duplicates:
         io.warn(duplicate_warning(earlier, later))
     check_fields(policy, cluster)
+    check_selection_fields(policy, cluster)
     return cluster
+
+
+def check_selection_fields(policy: Policy, cluster: Cluster) -> None:
+    """Read, once, every field selection reads, on every object: `select` reads
+    them lazily and the audit's fast path skips some, so without this the same
+    input could be refused by one command and answered by another."""
+    selection = policy.rules.selection
+    if selection is None:
+        return
+    from modetable.selection.fields import read
+    from modetable.selection.formats import entries_of, model_facts
+
+    for model in cluster.models:
+        model_facts(selection, model)
+    runtime = selection.runtime
+    for manifest in cluster.runtimes:
+        body, at = manifest.body, manifest.where
+        entries_of(selection, body, at)
+        read(body, runtime.disabled, bool, at)
+        listed = read(body, runtime.accelerator_classes, list, at) or []
+        for index, item in enumerate(listed):
+            if not isinstance(item, str):
+                raise ModetableError(
+                    f"{runtime.accelerator_classes}[{index}] must be a string",
+                    where(listed, index, at),
+                )
+        if read(body, runtime.size_range, dict, at) is not None:
+            read(body, runtime.size_min, str, at)
+            read(body, runtime.size_max, str, at)
+    ref = selection.model_ref
+    for isvc in cluster.isvcs:
+        node = read(isvc.body, ref.path, dict, isvc.where)
+        if node is not None:
+            read(node, ref.name, str, isvc.where, f"{ref.path}.")
+            read(node, ref.kind, str, isvc.where, f"{ref.path}.")
+        for path in selection.accelerator_classes:
+            read(isvc.body, path, str, isvc.where)
 
 
 def _covered(file: str, manifests: list[str]) -> bool:
