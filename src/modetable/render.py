@@ -16,7 +16,10 @@ def dump(data: Any, fmt: str, out: TextIO) -> None:
     else:
         import yaml
 
-        out.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1_000_000))
+        # libyaml's emitter when present: the same text, ten times faster (a fleet's audit).
+        dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+        text = yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, width=1_000_000)
+        out.write(text)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
