@@ -261,3 +261,20 @@ def test_no_manifests_is_an_error():
     run = run_cli("audit")
     assert run.code == 2
     assert run.err == "modetable: error: no manifests given (pass files, folders or -)\n"
+
+
+@pytest.mark.parametrize("count", [0, 1, 3])
+def test_streamed_output_is_the_document_render_gives(count):
+    import io
+
+    from modetable.audit.output import write_json, write_yaml
+    from modetable.render import dump
+
+    items = [{"isvc": f"ns/s{i}", "problems": [], "nested": {"a": [1, "é"]}} for i in range(count)]
+    summary = {"isvcs": count, "modes": {"engine": {"OMENative": count}}}
+    streamed_yaml, whole_yaml, streamed_json = io.StringIO(), io.StringIO(), io.StringIO()
+    write_yaml(streamed_yaml, iter(items), lambda: summary)
+    dump({"items": items, "summary": summary}, "yaml", whole_yaml)
+    assert streamed_yaml.getvalue() == whole_yaml.getvalue()
+    write_json(streamed_json, iter(items), lambda: summary)
+    assert json.loads(streamed_json.getvalue()) == {"items": items, "summary": summary}

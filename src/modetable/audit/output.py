@@ -28,6 +28,29 @@ def write_json(
     out.write(f',\n  "summary": {text}\n}}\n')
 
 
+def write_yaml(
+    out: TextIO, items: Iterable[dict[str, Any]], summary: Callable[[], dict[str, Any]]
+) -> None:
+    """The same document as YAML, item by item: the text `render.dump` gives for
+    `{"items": [...], "summary": {...}}`, without holding every item."""
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    options = {"Dumper": dumper, "sort_keys": False, "allow_unicode": True, "width": 1_000_000}
+    empty = True
+    for item in items:
+        if empty:
+            out.write("items:\n")
+            empty = False
+        out.write(yaml.dump([item], **options))
+    if empty:
+        out.write(yaml.dump({"items": []}, **options))
+    out.write(yaml.dump({"summary": summary()}, **options))
+
+
+WRITERS = {"json": write_json, "yaml": write_yaml}
+
+
 PROBLEM_WORDS = {DENIED: "denied", NO_RUNTIME: "no runtime", RUN_FAILURE: "fails at run time"}
 DEPRECATED_WORD = "deprecated"
 NOTHING = "-"

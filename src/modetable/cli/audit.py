@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import shutil
 import tempfile
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from modetable.cli.common import Io, add_manifests, add_output, load_cluster, ruleset
 from modetable.errors import ModetableError
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 def _audit(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
-    from modetable.audit.output import write_audit, write_json
+    from modetable.audit.output import write_audit
     from modetable.audit.progress import Progress
 
     policy = ruleset(args).at(getattr(args, "ome_version", None))
@@ -62,32 +64,20 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         )
     )
     try:
-        if args.output == "json":
-            items = (item_json(i, candidates=args.candidates) for i in audited)
-            # Items stream into a spool (memory, then a temporary file past
-            # SPOOL_BYTES) and reach stdout only once all are made, so bad input
-            # met at a later item leaves stdout empty, not half a document.
-            with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
-                write_json(spool, items, summary.as_json)
-                spool.seek(0)
-                shutil.copyfileobj(spool, io.stdout)
-        else:
+        if args.output == "table":
             everything = list(audited)
             progress.close()
-            if args.output == "table":
-                write_audit(policy, everything, summary.as_json(), io.stdout)
-            else:
-                from modetable.render import dump
-
-                items = [item_json(i, candidates=args.candidates) for i in everything]
-                dump({"items": items, "summary": summary.as_json()}, args.output, io.stdout)
+            write_audit(policy, everything, summary.as_json(), io.stdout)
+        else:
+            items = (item_json(i, candidates=args.candidates) for i in audited)
+            _spooled(io, args.output, items, summary.as_json)
     finally:
         progress.close()
     return 0 if summary.clean else 1
 
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
-    from modetable.audit.output import write_json, write_upgrade
+    from modetable.audit.output import write_upgrade
     from modetable.audit.progress import Progress
     from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
     from modetable.manifests import check_fields
@@ -105,10 +95,20 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     summary = upgrade_summary_json(before, after, impacts)
     if args.output == "table":
         write_upgrade(after, impacts, summary, io.stdout)
-    elif args.output == "json":
-        write_json(io.stdout, (impact_json(i) for i in impacts), lambda: summary)
     else:
-        from modetable.render import dump
-
-        dump({"items": [impact_json(i) for i in impacts], "summary": summary}, "yaml", io.stdout)
+        _spooled(io, args.output, (impact_json(i) for i in impacts), lambda: summary)
     return 1 if summary["breaking"] else 0
+
+
+def _spooled(
+    io: Io, output: str, items: Iterator[dict[str, Any]], summary: Callable[[], dict[str, Any]]
+) -> None:
+    """JSON or YAML written item by item into a spool (memory, then a temporary
+    file past SPOOL_BYTES) that reaches stdout only once every item is made, so
+    bad input met at a later item leaves stdout empty, not half a document."""
+    from modetable.audit.output import WRITERS
+
+    with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
+        WRITERS[output](spool, items, summary)
+        spool.seek(0)
+        shutil.copyfileobj(spool, io.stdout)
