@@ -18,8 +18,14 @@ module to it over the real catalog and a synthetic fleet. What makes it fast:
   per shape and namespace.
 
 `candidates` (the hypothetical auto-selection over every runtime) costs one
-assessment per runtime and shape; it is computed only when asked for, or when
-the no-runtime message needs it.
+assessment per runtime and shape; it is computed only when asked for.
+
+`FleetSelector.select` follows `select` step by step and reuses its pieces
+(`_Case`, `_named`, the check functions, the messages), only swapping how the
+candidates are found; a change to `select` that it does not follow shows up in
+tests/test_audit_fast.py. A memoised assessment's trace (the requested side's
+readings and their positions) is that of the first InferenceService of its
+shape; everything `outcome_json` shows is the InferenceService's own.
 """
 
 from __future__ import annotations
