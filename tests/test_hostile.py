@@ -137,3 +137,71 @@ def test_the_rules_file_is_never_evaluated(tmp_path):
         "supported: modetable reads only mappings, lists, strings, numbers, booleans and null\n",
     )
     assert not marker.exists()
+
+
+def _tree(root: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file under `root`: its bytes, modification time and mode."""
+    return {
+        str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns, p.stat().st_mode)
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_docs_check_touches_no_file_even_when_pages_are_stale(tmp_path):
+    import shutil
+
+    from conftest import RULES
+
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    (tmp_path / "rules").mkdir()
+    rules = tmp_path / "rules" / "modes.yaml"
+    text = RULES.read_text(encoding="utf-8")
+    old = "  - name: VirtualDeployment\n    status: legacy\n"
+    assert text.count(old) == 1
+    rules.write_text(text.replace(old, old.replace("legacy", "deprecated")), encoding="utf-8")
+    before = _tree(tmp_path)
+    common = ["docs", "--docs-dir", str(tmp_path / "docs"), "--rules", str(rules), "--check"]
+    assert run_cli(*common).code == 1
+    out = tmp_path / "v1.2.2"
+    assert run_cli(*common, "--ome-version", "v1.2.2", "--out", str(out)).code == 1
+    assert _tree(tmp_path) == before
+    assert not out.exists()
+
+
+WRITING_CALLS = ("write_text", "write_bytes", "os.replace", "os.rename", "shutil.copy")
+
+
+def _opens_for_writing(call, name: str) -> bool:
+    """`open(f, "w")`, `os.fdopen(fd, "wb")`, `path.open("a")`: a mode that writes."""
+    import ast
+
+    if not name.endswith("open"):
+        return False
+    positional = call.args[0:1] if name.endswith(".open") else call.args[1:2]
+    modes = [*positional, *(k.value for k in call.keywords if k.arg == "mode")]
+    return any(
+        isinstance(m, ast.Constant) and isinstance(m.value, str) and set(m.value) & set("wax+")
+        for m in modes
+    )
+
+
+def test_only_the_atomic_module_writes_files():
+    """Every writer goes through modetable.atomic (a temporary file and a rename):
+    no other module opens a file for writing or replaces one."""
+    import ast
+
+    offenders = []
+    for path in sorted((ROOT / "src" / "modetable").rglob("*.py")):
+        if path.name == "atomic.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = ast.unparse(node.func)
+            if _opens_for_writing(node, name) or (
+                name.endswith(WRITING_CALLS) and not name.startswith("atomic.")
+            ):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert offenders == []
