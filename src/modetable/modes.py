@@ -16,7 +16,7 @@ from modetable.errors import Location, ModetableError
 from modetable.rules.model import Component
 from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
-from modetable.yamlio import where
+from modetable.yamlio import describe, where
 
 # Verdicts a source can get; "used" decides, the rest are passed over.
 USED = "used"
@@ -167,7 +167,7 @@ def _verdict(
         return ABSENT, policy.explanation("absent")
     if not isinstance(value, str):
         raise ModetableError(
-            f"{plan.where_text} must be a string, got {type(value).__name__} {value!r}",
+            f"{plan.where_text} must be a string, got {describe(value)}",
             location or objects.fallback,
         )
     if not plan.in_force:
