@@ -20,12 +20,12 @@ module to it over the real catalog and a synthetic fleet. What makes it fast:
 `candidates` (the hypothetical auto-selection over every runtime) costs one
 assessment per runtime and shape; it is computed only when asked for.
 
-`FleetSelector.select` follows `select` step by step and reuses its pieces
-(`_Case`, `_named`, the check functions, the messages), only swapping how the
-candidates are found; a change to `select` that it does not follow shows up in
-tests/test_audit_fast.py. A memoised assessment's trace (the requested side's
-readings and their positions) is that of the first InferenceService of its
-shape; everything `outcome_json` shows is the InferenceService's own.
+`FleetSelector` is a `selection.Chooser`: `select` itself runs, and only asks
+it how to find the candidates, the winner and the no-runtime message; so the
+outcome's flow (models, named runtimes, admission, events) is `select`'s own.
+A memoised assessment's trace (the requested side's readings and their
+positions) is that of the first InferenceService of its shape; everything
+`outcome_json` shows is the InferenceService's own.
 """
 
 from __future__ import annotations
@@ -41,7 +41,6 @@ from modetable.manifests import Cluster, Manifest
 from modetable.matching import ComponentMatch, RuntimeMatch
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
-from modetable.runtimes import runtime_request
 from modetable.selection import scoring
 from modetable.selection.checks import (
     FAILED,
@@ -52,25 +51,13 @@ from modetable.selection.checks import (
     CheckResult,
     Context,
     RuntimeView,
-    _skip_note,
-    make_context,
     order,
     runtime_view,
+    skip_note,
 )
 from modetable.selection.fields import read
 from modetable.selection.formats import ModelFacts, model_facts
-from modetable.selection.outcome import (
-    NONE,
-    PICKED,
-    ModelRef,
-    Outcome,
-    _Case,
-    _conditions,
-    _named,
-    find_model,
-    model_reference,
-    no_runtime_message,
-)
+from modetable.selection.outcome import Outcome, no_runtime_message, select
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
@@ -319,7 +306,7 @@ class FleetSelector:
     def _notes(self, ctx: Context) -> tuple[tuple[SelectionCheck, str | None], ...]:
         """Each check, with why auto-selection skips it for an InferenceService (or None)."""
         if self._check_notes is None:
-            self._check_notes = tuple((c, _skip_note(ctx, c, False)) for c in self.rules.checks)
+            self._check_notes = tuple((c, skip_note(ctx, c, False)) for c in self.rules.checks)
         return self._check_notes
 
     def _skipped(self, check: SelectionCheck, note: str) -> CheckResult:
@@ -384,14 +371,14 @@ class FleetSelector:
 
     # --- the candidates of one InferenceService ---------------------------------
 
-    def candidates(self, ctx: Context, shape: Shape) -> tuple[Candidate, ...]:
+    def _all_candidates(self, ctx: Context, shape: Shape) -> tuple[Candidate, ...]:
         """Every runtime of the namespace and the cluster, assessed, in explain's order."""
         return order(
             self.policy,
             [self.assess(ctx, shape, r) for r in self.index.candidates(ctx.namespace)],
         )
 
-    def best(self, ctx: Context, shape: Shape) -> Candidate | None:
+    def _best_for(self, ctx: Context, shape: Shape) -> Candidate | None:
         """The runtime auto-selection picks, ranking only those that qualify and
         assessing only the winner; once per shape and namespace."""
         key = (shape, ctx.namespace)
@@ -429,7 +416,7 @@ class FleetSelector:
             )
         return found
 
-    def no_runtime(self, ctx: Context, shape: Shape, candidates: tuple[Candidate, ...]) -> str:
+    def _no_runtime(self, ctx: Context, shape: Shape, candidates: tuple[Candidate, ...]) -> str:
         """The no-runtime message, once per shape and namespace. Without assessed
         candidates it is built from each runtime's first failure alone."""
         key = (shape, ctx.namespace)
@@ -451,72 +438,31 @@ class FleetSelector:
                 reason=result.reason,
             )
 
-    # --- select ----------------------------------------------------------------
+    # --- the Chooser that `selection.select` asks ---------------------------------
+
+    def model_facts(self, model: Manifest) -> ModelFacts:
+        return self.facts(model)
+
+    def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
+        """Assessed only when asked for (they cost one assessment per runtime)."""
+        return self._all_candidates(ctx, _shape(ctx)) if self.with_candidates else ()
+
+    def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        return self._best_for(ctx, _shape(ctx))
+
+    def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
+        return self._no_runtime(ctx, _shape(ctx), candidates)
 
     def select(self, isvc: Manifest) -> Outcome:
-        """The outcome `selection.select` gives; `candidates` only when asked for
-        (or needed for the no-runtime message)."""
-        policy, cluster, rules = self.policy, self.cluster, self.rules
-        request = runtime_request(policy, isvc)
-        ref = model_reference(policy, isvc)
-        case = _Case(
-            policy=policy,
-            cluster=cluster,
-            isvc=isvc,
-            when=_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
-            values={
-                "model": ref.name if isinstance(ref, ModelRef) else "",
-                "namespace": isvc.namespace,
-                "runtime": request.name if request else "",
-                # The scope word of the not-found message (a Scope of the rules).
-                "cluster_scope": "cluster",
-            },
-        )
-        if isinstance(ref, str):
-            return case.finish("model_name_missing", path=ref)
-        if ref is None:
-            if request is None or not in_force(
-                rules.model_ref.optional_since, None, policy.version
-            ):
-                return case.finish("no_model_or_runtime", path=rules.model_ref.path)
-            return _named(case, request, None)
-        model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
-        if model is None:
-            return case.finish(
-                "model_missing", message=policy.message("model_not_found", **case.values)
-            )
-        case = attrs.evolve(case, model=model)
-        facts = self.facts(model)
-        if facts.disabled:
-            return case.finish(
-                "model_disabled", message=policy.message("model_disabled", **case.values)
-            )
-        sharded = rules.sharded
-        if (
-            sharded is not None
-            and in_force(sharded.since, sharded.until, policy.version)
-            and facts.distribution == sharded.value
-        ):
-            return case.finish("model_sharded", message=policy.message("model_sharded"))
-        ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
-        assert ctx.requested is not None
-        shape: Shape = (
-            model,
-            ctx.classes,
-            request_of(ctx.requested),
-            tuple(r.source_id for r in ctx.requested.values()),
-        )
-        candidates = self.candidates(ctx, shape) if self.with_candidates else ()
-        case = attrs.evolve(
-            case, candidates=candidates, values={**case.values, "format": facts.format_name}
-        )
-        if request is not None:
-            return _named(case, request, ctx)
-        if not facts.format_name:
-            return case.finish(
-                "model_format_missing", message=policy.message("model_format_required")
-            )
-        picked = self.best(ctx, shape)
-        if picked is not None:
-            return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
-        return case.finish(NONE, message=self.no_runtime(ctx, shape, candidates))
+        """The outcome `selection.select` gives; `candidates` only when asked for."""
+        return select(self.policy, self.cluster, isvc, chooser=self)
+
+
+def _shape(ctx: Context) -> Shape:
+    assert ctx.requested is not None and ctx.model.manifest is not None
+    return (
+        ctx.model.manifest,
+        ctx.classes,
+        request_of(ctx.requested),
+        tuple(r.source_id for r in ctx.requested.values()),
+    )

@@ -282,7 +282,9 @@ STEPS: dict[str, Step] = {
 }
 
 
-def _skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
+def skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
+    """Why a check is skipped for this runtime (not in force, no InferenceService,
+    auto-selection only), or None when it runs."""
     words = selection_rules(ctx.policy).explain.words
     if not in_force(check.since, check.until, ctx.policy.version):
         return fill(words["not_in_version"], {"range": describe_range(check.since, check.until)})
@@ -312,7 +314,7 @@ def assess(
     failure: CheckResult | None = None
     failed_rule: SelectionCheck | None = None
     for check in rules.checks:
-        note = _skip_note(ctx, check, named)
+        note = skip_note(ctx, check, named)
         if note is None and failure is not None and not full:
             note = rules.explain.words["not_reached"]
         if note is not None:

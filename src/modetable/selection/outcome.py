@@ -8,7 +8,7 @@ which texts an outcome shows is `selection.outcomes`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
@@ -33,7 +33,7 @@ from modetable.selection.checks import (
     runtime_view,
 )
 from modetable.selection.fields import is_set, read
-from modetable.selection.formats import model_facts
+from modetable.selection.formats import ModelFacts, model_facts
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
@@ -129,7 +129,7 @@ def _scope_of(policy: Policy, kind: str) -> str | None:
     return next((r.scope for r in policy.rules.manifests.runtimes if r.kind == kind), None)
 
 
-def _conditions(
+def when_conditions(
     policy: Policy, isvc: Manifest, request: RuntimeRefRequest | None, has_model: bool
 ) -> dict[str, bool]:
     """The facts an effect's `when` can require."""
@@ -153,7 +153,7 @@ def _conditions(
 
 
 @attrs.frozen(eq=False)
-class _Case:
+class Case:
     """What `select` knows so far about one InferenceService."""
 
     policy: Policy
@@ -238,17 +238,61 @@ class _Case:
         )
 
 
-def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
+class Chooser(Protocol):
+    """How auto-selection finds its runtime. `Exhaustive` assesses every
+    candidate (the reference); a fleet audit plugs in one that prunes and
+    memoises, and is held to the same outcomes."""
+
+    def model_facts(self, model: Manifest) -> ModelFacts: ...
+
+    def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
+        """Every runtime of the namespace and cluster, assessed, in explain's order
+        (may be empty when the caller does not want them)."""
+        ...
+
+    def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        """The runtime auto-selection picks, or None."""
+        ...
+
+    def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
+        """The no-runtime message."""
+        ...
+
+
+@attrs.frozen(eq=False)
+class Exhaustive:
+    """The reference chooser: every candidate assessed, the first that qualifies picked."""
+
+    policy: Policy
+
+    def model_facts(self, model: Manifest) -> ModelFacts:
+        return model_facts(selection_rules(self.policy), model)
+
+    def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
+        runtimes = ctx.cluster.runtimes_for(ctx.namespace)
+        return order(self.policy, [assess(ctx, runtime) for runtime in runtimes])
+
+    def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        return next((c for c in candidates if c.compatible), None)
+
+    def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
+        return no_runtime_message(ctx, candidates)
+
+
+def select(
+    policy: Policy, cluster: Cluster, isvc: Manifest, chooser: Chooser | None = None
+) -> Outcome:
     """The runtime OME uses for `isvc` among `cluster`'s runtimes and models, and
-    everything that shows it (the reference implementation)."""
+    everything that shows it. Without `chooser`, every candidate is assessed."""
+    chooser = chooser if chooser is not None else Exhaustive(policy)
     rules = selection_rules(policy)
     request = runtime_request(policy, isvc)
     ref = model_reference(policy, isvc)
-    case = _Case(
+    case = Case(
         policy=policy,
         cluster=cluster,
         isvc=isvc,
-        when=_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
+        when=when_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
         values={
             "model": ref.name if isinstance(ref, ModelRef) else "",
             "namespace": isvc.namespace,
@@ -270,7 +314,7 @@ def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
             "model_missing", message=policy.message("model_not_found", **case.values)
         )
     case = attrs.evolve(case, model=model)
-    facts = model_facts(rules, model)
+    facts = chooser.model_facts(model)
     if facts.disabled:
         return case.finish(
             "model_disabled", message=policy.message("model_disabled", **case.values)
@@ -283,9 +327,7 @@ def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
     ):
         return case.finish("model_sharded", message=policy.message("model_sharded"))
     ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
-    candidates = order(
-        policy, [assess(ctx, runtime) for runtime in cluster.runtimes_for(isvc.namespace)]
-    )
+    candidates = chooser.candidates(ctx)
     case = attrs.evolve(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}
     )
@@ -293,14 +335,13 @@ def select(policy: Policy, cluster: Cluster, isvc: Manifest) -> Outcome:
         return _named(case, request, ctx)
     if not facts.format_name:
         return case.finish("model_format_missing", message=policy.message("model_format_required"))
-    qualifying = [c for c in candidates if c.compatible]
-    if qualifying:
-        picked = qualifying[0]
+    picked = chooser.best(ctx, candidates)
+    if picked is not None:
         return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
-    return case.finish(NONE, message=no_runtime_message(ctx, candidates))
+    return case.finish(NONE, message=chooser.no_runtime(ctx, candidates))
 
 
-def _named(case: _Case, request: RuntimeRefRequest, ctx: Context | None) -> Outcome:
+def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outcome:
     """The runtime the InferenceService names: used even when its checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
