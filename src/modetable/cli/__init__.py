@@ -1,7 +1,8 @@
 """`modetable` command line: argparse, output formats and exit codes only.
 
-Exit codes: 0 done, 1 a negative verdict, 2 bad usage or input.
-Commands live one per module and are imported only when run.
+Exit codes: 0 done, 1 a negative verdict, 2 bad usage or input, 3 a bug.
+Commands live one per module; only the one named on the command line is
+imported, so `modetable --version` and each command start fast.
 """
 
 from __future__ import annotations
@@ -59,7 +60,25 @@ def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: list[str]) -> str | None:
+    """The command `argv` names, skipping the global options and their values."""
+    takes_value = {"--rules", "--ome-version"}
+    skip = False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in takes_value:
+            skip = True
+        elif token in COMMANDS:
+            return token
+        elif not token.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; only the chosen command's options are built (all when `argv` is None)."""
+    wanted = chosen_command(argv) if argv is not None else None
     parser = _Parser(
         prog="modetable",
         description="OME's runtime deployment-mode rules, offline: decide, explain, document.",
@@ -70,9 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for name, (module, help_text) in COMMANDS.items():
         command = commands.add_parser(name, help=help_text, description=help_text)
-        _global_options(command, suppress=True)
-        importlib.import_module(f"modetable.cli.{module}").add_arguments(command)
         command.set_defaults(module=module)
+        if argv is None or name == wanted:
+            _global_options(command, suppress=True)
+            importlib.import_module(f"modetable.cli.{module}").add_arguments(command)
     return parser
 
 
@@ -84,8 +104,9 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run one command; returns its exit code and never raises for bad input."""
-    from modetable.cli.common import Io
+    from modetable.cli.streams import Io
 
+    argv = list(sys.argv[1:] if argv is None else argv)
     io = Io(
         stdin=stdin if stdin is not None else sys.stdin,
         stdout=stdout if stdout is not None else sys.stdout,
@@ -93,7 +114,7 @@ def main(
     )
     try:
         with contextlib.redirect_stdout(io.stdout):  # --help and --version
-            args = build_parser().parse_args(argv)
+            args = build_parser(argv).parse_args(argv)
         module = importlib.import_module(f"modetable.cli.{args.module}")
         return int(module.run(args, io))
     except ErrorList as exc:

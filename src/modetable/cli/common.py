@@ -7,8 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, TextIO
 
-import attrs
-
+from modetable.cli.streams import Io
 from modetable.errors import Location, ModetableError
 from modetable.manifests import (
     Cluster,
@@ -22,16 +21,6 @@ from modetable.manifests import (
 from modetable.render import FORMATS
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
 from modetable.yamlio import where
-
-
-@attrs.frozen
-class Io:
-    stdin: TextIO
-    stdout: TextIO
-    stderr: TextIO
-
-    def warn(self, message: str) -> None:
-        self.stderr.write(f"modetable: warning: {message}\n")
 
 
 def add_output(parser: argparse.ArgumentParser) -> None:
