@@ -277,3 +277,20 @@ def test_duplicates_warn_and_the_later_one_wins(tmp_path):
         f"modetable: warning: {path}:19:1: ClusterServingRuntime rt is defined twice "
         f"(first at {path}:10:1); the later one is used, as kubectl apply would leave it\n"
     )
+
+
+def test_match_exits_1_when_the_named_runtimes_chain_is_broken_even_if_another_passes(tmp_path):
+    path = manifests(
+        tmp_path,
+        isvc_doc(runtime={"name": "child"}),
+        runtime_doc("child", annotations={"ome.io/inherit-from": "missing"}),
+        runtime_doc("other"),
+    )
+    run = run_cli("match", "--isvc", "svc", path)
+    assert run.code == 1
+    assert run.out.splitlines()[1:] == [
+        "RUNTIME        SCOPE    RESULT    ROW    REASON",
+        'child (named)  Cluster  Error     -      inherit-from parent "missing" not found '
+        "(chain so far: [child])",
+        "other          Cluster  Passes    -      -",
+    ]

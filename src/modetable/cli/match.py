@@ -85,6 +85,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(data, args.output, io.stdout)
     else:
         _print_table(rules, isvc, data, io, explain=args.explain)
+    # Negative: no runtime passes, or the named runtime's chain is broken (OME's
+    # webhook rejects the InferenceService then, whatever the others do).
+    if any(r["result"] == "error" for r in results):
+        return 1
     return 0 if any(r["result"] == "pass" for r in results) else 1
 
 
@@ -102,7 +106,11 @@ def _print_table(rules: Any, isvc: Any, data: dict[str, Any], io: Io, *, explain
         return
     rows = []
     for entry in data["runtimes"]:
-        result = outcomes.get(entry["result"], entry["result"])
+        result = (
+            rules.explanation("chain_broken")
+            if entry["result"] == "error"
+            else outcomes[entry["result"]]
+        )
         name = entry["name"] + (" (named)" if entry["named"] else "")
         rows.append([name, entry["scope"], result, entry["row"] or "-", entry["reason"] or "-"])
     io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))

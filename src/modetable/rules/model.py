@@ -59,6 +59,7 @@ EXPLANATION_PARAMS: Mapping[str, tuple[str, ...]] = {
     "when_named": ("value",),
     "not_valid": ("value", "version"),
     "not_accepted": ("value", "accepts"),
+    "chain_broken": (),
 }
 STAGE_PARAMS: Mapping[str, tuple[str, ...]] = {
     "schema": ("kind", "name", "message"),
