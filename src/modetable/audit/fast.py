@@ -45,12 +45,12 @@ from modetable.selection import scoring
 from modetable.selection.checks import (
     FAILED,
     PASSED,
-    SKIPPED,
     STEPS,
     Candidate,
     CheckResult,
     Context,
     RuntimeView,
+    assess,
     order,
     runtime_view,
     skip_note,
@@ -143,7 +143,6 @@ class FleetSelector:
         self._ranking: dict[Hashable, dict[str, Any]] = {}
         self._assessed: dict[tuple[Shape, Manifest], Candidate] = {}
         self._check_notes: tuple[tuple[SelectionCheck, str | None], ...] | None = None
-        self._skips: dict[tuple[str, str], CheckResult] = {}
         self._best: dict[tuple[Shape, str], Candidate | None] = {}
         self._ranks: dict[Hashable, Ranked] = {}
         self._messages: dict[tuple[Shape, str], str] = {}
@@ -309,16 +308,6 @@ class FleetSelector:
             self._check_notes = tuple((c, skip_note(ctx, c, False)) for c in self.rules.checks)
         return self._check_notes
 
-    def _skipped(self, check: SelectionCheck, note: str) -> CheckResult:
-        """A skipped check's result: the same for every runtime, so made once."""
-        key = (check.id, note)
-        found = self._skips.get(key)
-        if found is None:
-            found = self._skips[key] = CheckResult(
-                check=check.id, step=check.check, state=SKIPPED, note=note
-            )
-        return found
-
     def first_failure(
         self, ctx: Context, shape: Shape, runtime: Manifest
     ) -> tuple[SelectionCheck, CheckResult] | None:
@@ -332,41 +321,18 @@ class FleetSelector:
         return None
 
     def assess(self, ctx: Context, shape: Shape, runtime: Manifest) -> Candidate:
-        """What `checks.assess(ctx, runtime)` gives, kept per shape."""
+        """What `checks.assess(ctx, runtime)` gives, from the memoised checks, kept per shape."""
         key = (shape, runtime)
         found = self._assessed.get(key)
-        if found is not None:
-            return found
-        view = self.view(runtime)
-        not_reached = self.rules.explain.words["not_reached"]
-        results: list[CheckResult] = []
-        failure: CheckResult | None = None
-        failed_rule: SelectionCheck | None = None
-        for check, note in self._notes(ctx):
-            if note is None and failure is not None:
-                note = not_reached
-            if note is not None:
-                results.append(self._skipped(check, note))
-                continue
-            result = self._step(ctx, shape, view, check)
-            results.append(result)
-            if result.failed and failure is None:
-                failure, failed_rule = result, check
-        extras: dict[str, Any] = {}
-        if failure is None:
-            extras = self._ranking_facts(ctx, view)
-        found = Candidate(
-            runtime=runtime,
-            scope_label=self.policy.rules.manifests.scope_labels[runtime.scope],
-            named=False,
-            compatible=failure is None,
-            reason=failure.reason if failure else None,
-            failed_check=failure.check if failure else None,
-            listed=failed_rule.listed if failed_rule else False,
-            checks=tuple(results),
-            **extras,
-        )
-        self._assessed[key] = found
+        if found is None:
+            view = self.view(runtime)
+            found = self._assessed[key] = assess(
+                ctx,
+                runtime,
+                view=view,
+                step=lambda check: self._step(ctx, shape, view, check),
+                ranking=lambda: self._ranking_facts(ctx, view),
+            )
         return found
 
     # --- the candidates of one InferenceService ---------------------------------

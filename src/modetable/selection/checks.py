@@ -302,13 +302,23 @@ def assess(
     named: bool = False,
     full: bool = False,
     view: RuntimeView | None = None,
+    step: Callable[[SelectionCheck], CheckResult] | None = None,
+    ranking: Callable[[], dict[str, Any]] | None = None,
 ) -> Candidate:
     """The checks in order on one runtime; the first failure is its reason.
 
     With `full`, the checks after the first failure run too (for a trace);
-    otherwise they are recorded as not reached.
+    otherwise they are recorded as not reached. `step` and `ranking` replace how
+    one check is run and how a qualifying runtime's ranking facts are found (a
+    fleet audit memoises them); by default they are computed here.
     """
     view = view or runtime_view(ctx.policy, ctx.cluster, runtime, named)
+    checked = view
+    if step is None:
+
+        def step(check: SelectionCheck) -> CheckResult:
+            return STEPS[check.check](ctx, checked, check)
+
     rules = selection_rules(ctx.policy)
     results: list[CheckResult] = []
     failure: CheckResult | None = None
@@ -320,13 +330,13 @@ def assess(
         if note is not None:
             results.append(CheckResult(check=check.id, step=check.check, state=SKIPPED, note=note))
             continue
-        result = STEPS[check.check](ctx, view, check)
+        result = step(check)
         results.append(result)
         if result.failed and failure is None:
             failure, failed_rule = result, check
     extras: dict[str, Any] = {}
     if failure is None:
-        extras = _ranking_facts(ctx, view)
+        extras = ranking() if ranking is not None else _ranking_facts(ctx, view)
     return Candidate(
         runtime=runtime,
         scope_label=ctx.policy.rules.manifests.scope_labels[runtime.scope],
