@@ -82,8 +82,9 @@ def test_a_source_that_reads_nothing_for_the_component_fails(tmp_path):
         "      component: router\n      values: {leader-worker-shape: set}\n",
     )
     assert failures(path) == [
-        "sources[11] v1.3: running router: leader-worker-shape=set: "
+        f"sources[11] {version}: running router: leader-worker-shape=set: "
         "source leader-worker-shape is not a running source for the router"
+        for version in ("v1.2.2", "v1.3")
     ]
 
 

@@ -78,6 +78,19 @@ def test_virtual_deployment_on_the_isvc_makes_every_component_virtual(v13):
     assert result.reconcile == {}
 
 
+def test_virtual_deployment_on_the_isvc_makes_every_component_virtual_in_v122_too(v122):
+    """VirtualDeployment is legacy, not new: the InferenceService's own annotation
+    made it virtual (no workload) before v1.3 as well, not a reconcile failure."""
+    isvc = with_service_annotation(isvc_doc(engine={}, router={}), "VirtualDeployment")
+    result = running(v122, isvc)
+    assert modes_of(result) == {
+        "engine": "VirtualDeployment (ServiceAnnotation)",
+        "router": "VirtualDeployment (ServiceAnnotation)",
+    }
+    assert result.no_workload
+    assert result.reconcile == {}
+
+
 def test_no_other_value_counts_on_the_isvc_in_v13(v13):
     """ServiceAnnotation: no other value counts there (the v1.2.2 annotation does not count)."""
     isvc = with_service_annotation(isvc_doc(engine=dict(LEADER)), "MultiNode")
