@@ -27,6 +27,18 @@ def sizes(v13):
         ("7BB", 0.0),
         ("", 0.0),
         ("B", 0.0),
+        # What Go's strconv.ParseFloat refuses reads as 0 too: digits other
+        # than 0-9, a number out of float64's range, a signed NaN.
+        ("\u0663B", 0.0),
+        ("\uff17B", 0.0),
+        ("1e999B", 0.0),
+        ("+nan", 0.0),
+        ("1_000M", 0.0),
+        # ...and what it accepts counts: exponents, a bare dot, infinities.
+        ("1e3M", 1e9),
+        (".5B", 5e8),
+        ("7.B", 7e9),
+        ("-Infinity", float("-inf")),
     ],
 )
 def test_parse(sizes, text, count):

@@ -12,23 +12,30 @@ from modetable.rules.model import Sizes
 from modetable.templates import fill
 from modetable.versions import in_force
 
-# A decimal number as Go's strconv.ParseFloat reads one (hexadecimal left out),
-# and the special values it accepts, in any case.
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
-_SPECIAL = re.compile(r"[+-]?(inf|infinity|nan)", re.IGNORECASE)
+# A decimal number as Go's strconv.ParseFloat reads one (ASCII digits only, no
+# underscores; hexadecimal left out), and the special values it accepts, in
+# any case (a sign only before an infinity).
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_SPECIAL = re.compile(r"[+-]?(inf|infinity)|nan", re.IGNORECASE)
 
 
 def parse_size(text: str, rules: Sizes) -> float:
     """The count `text` spells (`3.21B`, `500M`, `999`); `rules.unparsed` when it
-    does not parse (`4b`)."""
+    does not parse (`4b`), as when ParseFloat fails."""
     number, multiplier = text, 1
     for unit, value in rules.units.items():
         if text.endswith(unit):
             number, multiplier = text[: -len(unit)], value
             break
-    if not (_NUMBER.fullmatch(number) or _SPECIAL.fullmatch(number)):
+    if _SPECIAL.fullmatch(number):
+        return float(number) * multiplier
+    if not _NUMBER.fullmatch(number):
         return float(rules.unparsed)
-    return float(number) * multiplier
+    parsed = float(number)
+    if math.isinf(parsed):
+        # Beyond float64's range: ParseFloat reports an error.
+        return float(rules.unparsed)
+    return parsed * multiplier
 
 
 @attrs.frozen
