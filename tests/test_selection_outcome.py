@@ -238,6 +238,9 @@ def test_a_model_with_no_format(v13, v122):
         ({"runner": {"image": "own:1"}}, False),
         ({"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": "b"}}}, False),
         ({"leader": {"runner": {"image": "a"}}}, True),
+        # An empty image is no image (the webhook tests `image != ""`).
+        ({"runner": {"image": ""}}, True),
+        ({"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": ""}}}, True),
         (None, False),
     ],
 )
@@ -393,6 +396,26 @@ def test_a_missing_named_runtime(v13):
     ]
     serving = named(v13, "gone", kind="ServingRuntime")
     assert [e.message for e in serving.events] == ["ServingRuntime gone not found in namespace ns"]
+
+
+def test_a_missing_named_runtime_when_pinned(v13, v122):
+    """Section 9: v1.2.2 records RuntimePinError when pinned; since v1.3 a pinned
+    InferenceService keeps its snapshot and gets RuntimeDrifted=True/SourceRuntimeMissing."""
+    missing = "runtime gone not found in namespace ns or at cluster scope"
+    old = named(v122, "gone", autoSync=False)
+    assert [(e.type, e.reason, e.message) for e in old.events] == [
+        ("Warning", "RuntimePinError", missing)
+    ]
+    assert old.conditions == ()
+    following = named(v122, "gone")
+    assert [e.reason for e in following.events] == ["RuntimeValidationError"]
+    pinned = named(v13, "gone", autoSync=False)
+    assert [(c.type, c.status, c.reason, c.message) for c in pinned.conditions] == [
+        ("RuntimeReady", "False", "RuntimeNotFound", missing),
+        ("RuntimeDrifted", "True", "SourceRuntimeMissing", missing),
+    ]
+    assert [e.reason for e in pinned.events] == ["RuntimeNotFound"]
+    assert [c.type for c in named(v13, "gone").conditions] == ["RuntimeReady"]
 
 
 def test_named_lookup_follows_kind_since_v13(v13, v122):

@@ -15,7 +15,7 @@ import attrs
 from modetable.admission import STAGE_ORDER, Admission, Denial, admit
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution
-from modetable.paths import render, split
+from modetable.paths import lookup, render, split
 from modetable.rules.policy import Policy
 from modetable.running import effective
 from modetable.runtimes import (
@@ -136,8 +136,8 @@ def when_conditions(
     hook = selection_rules(policy).webhook
     body = isvc.body
     has_engine = is_set(body, hook.requires)
-    own_image = any(is_set(body, p) for p in hook.own_image_any) or (
-        bool(hook.own_image_all) and all(is_set(body, p) for p in hook.own_image_all)
+    own_image = any(_image_at(body, p) for p in hook.own_image_any) or (
+        bool(hook.own_image_all) and all(_image_at(body, p) for p in hook.own_image_all)
     )
     kind_scope = _scope_of(policy, request.kind) if request else None
     return {
@@ -150,6 +150,13 @@ def when_conditions(
         "kind_cluster": kind_scope == "cluster",
         "kind_namespace": kind_scope == "namespace",
     }
+
+
+def _image_at(body: Any, path: str) -> bool:
+    """Whether `path` names an image: the webhook tests `image != ""`, so an
+    empty value is none (and so is a non-string, which the API server refuses)."""
+    value = lookup(body, split(path))
+    return isinstance(value, str) and value != ""
 
 
 @attrs.frozen(eq=False)
