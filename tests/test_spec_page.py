@@ -316,7 +316,7 @@ def test_the_valid_values_and_their_status(v13, v122):
 
 
 @pytest.mark.parametrize(
-    "value", ["multinode", "MULTINODE", "Multinode", " MultiNode", "OmeNative", ""]
+    "value", ["multinode", "MULTINODE", "Multinode", " MultiNode", "OmeNative", "", "Multi\nNode"]
 )
 def test_a_misspelled_value_silently_counts_as_no_mode(v13, value):
     """Annotation values are case-sensitive, and OME silently treats a misspelled
@@ -325,10 +325,11 @@ def test_a_misspelled_value_silently_counts_as_no_mode(v13, value):
     assert result.passed
     (engine,) = result.components
     assert (engine.declared.mode, engine.row) == (None, "declared-none")
-    if value:
-        assert (
-            engine.declared.passed_over[0].note == f"{value}: not a valid mode in v1.3, so no mode"
-        )
+    # A value that is empty, has spaces around it or a control character is
+    # quoted (JSON-escaped), so the reason reads and stays on one line.
+    quoted = {"": '""', " MultiNode": '" MultiNode"', "Multi\nNode": '"Multi\\nNode"'}
+    shown = quoted.get(value, value)
+    assert engine.declared.passed_over[0].note == f"{shown}: not a valid mode in v1.3, so no mode"
 
 
 def test_omenative_is_no_mode_in_v122_and_multinoderayvllm_no_mode_in_v13(v13, v122):

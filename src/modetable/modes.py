@@ -7,6 +7,7 @@ and why it was used or passed over.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -16,7 +17,7 @@ from modetable.errors import Location, ModetableError
 from modetable.rules.model import Component
 from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
-from modetable.yamlio import describe, where
+from modetable.yamlio import YamlMap, describe, where
 
 # Verdicts a source can get; "used" decides, the rest are passed over.
 USED = "used"
@@ -91,7 +92,7 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
             if paths.lookup(target, segments) not in (paths.MISSING, None):
                 # With no `gives`, the source only shows what it found (for the trace).
                 value = source.gives if source.gives is not None else segments[-1]
-                return value, _locate(target, segments, objects.fallback), None
+                return value, _locate(target, segments, objects.fallback, key=True), None
         return paths.MISSING, None, None
     assert plan.path is not None
     value = paths.lookup(target, plan.path)
@@ -111,12 +112,18 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
     return value, _locate(target, plan.path, objects.fallback), origin
 
 
-def _locate(target: Any, segments: paths.Segments, fallback: Location) -> Location | None:
+def _locate(
+    target: Any, segments: paths.Segments, fallback: Location, *, key: bool = False
+) -> Location | None:
+    """Where a value stands; with `key`, where its key does (a `leader` counts by
+    being there, so its own line is the place, not its first field's)."""
     found = paths.parent_and_key(target, segments)
     if found is None:
         return None
-    node, key = found
-    return where(node, key, fallback)
+    node, name = found
+    if key and isinstance(node, YamlMap):
+        return node.key_where(name)
+    return where(node, name, fallback)
 
 
 def resolve(policy: Policy, purpose: str, component: Component, objects: Objects) -> Resolution:
@@ -170,19 +177,29 @@ def _verdict(
             f"{plan.where_text} must be a string, got {describe(value)}",
             location or objects.fallback,
         )
+    shown = _shown(value)
     if not plan.in_force:
         return NOT_IN_VERSION, policy.explanation(
-            "not_in_version", value=value, range=describe_range(source.since, source.until)
+            "not_in_version", value=shown, range=describe_range(source.since, source.until)
         )
     if source.counts == "never":
-        return DOES_NOT_COUNT, policy.explanation("does_not_count", value=value)
+        return DOES_NOT_COUNT, policy.explanation("does_not_count", value=shown)
     if source.counts == "when_named" and not objects.named:
-        return WHEN_NAMED, policy.explanation("when_named", value=value)
+        return WHEN_NAMED, policy.explanation("when_named", value=shown)
     if decided is not None:
-        return SHADOWED, policy.explanation("shadowed", value=value, source=decided.name)
+        return SHADOWED, policy.explanation("shadowed", value=shown, source=decided.name)
     if not policy.is_mode(value):
-        return NOT_VALID, policy.explanation("not_valid", value=value, version=policy.version)
+        return NOT_VALID, policy.explanation("not_valid", value=shown, version=policy.version)
     if source.accepts is not None and value not in source.accepts:
         accepts = ", ".join(source.accepts)
-        return NOT_ACCEPTED, policy.explanation("not_accepted", value=value, accepts=accepts)
-    return USED, policy.explanation("used", mode=value, value=value)
+        return NOT_ACCEPTED, policy.explanation("not_accepted", value=shown, accepts=accepts)
+    return USED, policy.explanation("used", mode=value, value=shown)
+
+
+def _shown(value: str) -> str:
+    """A value as the explanations quote it: an empty one, one with spaces around
+    it or one with control characters in JSON quotes (else `: not a valid mode`
+    reads as no value at all, and a newline would break the line)."""
+    if value and value == value.strip() and value.isprintable():
+        return value
+    return json.dumps(value, ensure_ascii=False)
