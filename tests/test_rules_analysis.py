@@ -187,9 +187,13 @@ def test_unused_names_and_rules_in_force_in_no_version(tmp_path):
     ruleset = load_ruleset(path)
     shipped = {f.message for f in unused(load_ruleset(RULES))}
     found = [(f.message, f.where.line) for f in unused(ruleset) if f.message not in shipped]
+    index = [s.id for s in ruleset.rules.sources.running].index("never")
     assert found == [
         ("mode 'Spare' is never referred to", line_of(path, "  - name: Spare")),
-        ("in force in none of the listed versions", line_of(path, "    - id: never")),
+        (
+            f"sources.running[{index}] (never) is in force in none of the listed versions",
+            line_of(path, "    - id: never"),
+        ),
     ]
 
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from modetable.rules import load_ruleset
-from modetable.rules.diff import Side, diff
+from modetable.rules.diff import Change, Side, diff
 from modetable.rules.patterns import compress, show_set
 
 
@@ -100,9 +100,11 @@ def test_v13_against_v122_resolution_and_admission():
         "leader-worker-shape-v1.2: used → not in version",
     ) in running
     admission = sections["admission (an InferenceService declaring the engine and decoder)"]
+    # Every value but unset, RawDeployment and OMENative is denied since v1.3:
+    # a misspelling (`other`) too, since the schema reads the raw value.
     assert (
         "-",
-        "MultiNode|VirtualDeployment|MultiNodeRayVLLM",
+        "not unset|RawDeployment|OMENative",
         "-",
         "allowed",
         "denied (service-mode-values)",
@@ -157,6 +159,78 @@ def test_against_another_file_shows_a_changed_row_with_the_row(tmp_path):
         }
     ]
     assert all(s["changes"] == [] for s in data["sections"] if s is not matching)
+
+
+def test_modes_added_together_are_each_named_in_why(tmp_path):
+    text = RULES.read_text().replace(
+        'versions: ["v1.2.2", "v1.3"]', 'versions: ["v1.2.2", "v1.3", "v1.4"]', 1
+    )
+    text = text.replace(
+        "modes:\n",
+        'modes:\n  - name: Wide\n    status: current\n    since: "v1.4"\n'
+        '  - name: Tall\n    status: current\n    since: "v1.4"\n',
+        1,
+    )
+    path = tmp_path / "modes.yaml"
+    path.write_text(text)
+    ruleset = load_ruleset(path)
+    sections = diff(Side("v1.3", ruleset.at("v1.3")), Side("v1.4", ruleset.at("v1.4")))
+    assert sections[0].changes == (
+        Change(
+            ("Wide|Tall",),
+            "no mode",
+            "a mode (current)",
+            "modes Wide since v1.4; modes Tall since v1.4",
+        ),
+    )
+
+
+def test_a_deprecation_changes_the_status_and_nothing_decided(tmp_path):
+    old = tmp_path / "old.yaml"
+    old.write_text(RULES.read_text())
+    new = tmp_path / "new.yaml"
+    new.write_text(
+        RULES.read_text().replace(
+            "  - name: VirtualDeployment\n    status: legacy\n",
+            "  - name: VirtualDeployment\n    status: deprecated\n    replacement: OMENative\n",
+        )
+    )
+    run = run_cli("rules", "diff", "--rules", str(new), "--against", str(old), "-o", "json")
+    assert run.code == 1, run.err
+    sections = run.json()["sections"]
+    assert sections[0]["changes"] == [
+        {
+            "inputs": {"value": "VirtualDeployment"},
+            "before": "a mode (legacy)",
+            "after": "a mode (deprecated, use OMENative)",
+            "why": "modes VirtualDeployment: status and replacement changed",
+        }
+    ]
+    assert all(s["changes"] == [] for s in sections[1:])
+
+
+def test_against_compares_at_the_ome_version_when_none_is_named(tmp_path):
+    run = run_cli("--ome-version", "v1.2.2", "rules", "diff", "--against", str(RULES), "-o", "json")
+    assert run.code == 0, run.err
+    assert run.json()["before"] == f"{RULES} (v1.2.2)"
+
+
+def test_rules_commands_read_the_rules_file_here(tmp_path, monkeypatch):
+    """The file a policy author edits, not the copy installed with modetable."""
+    monkeypatch.chdir(tmp_path)
+    run = run_cli("rules", "check")
+    assert run.out.endswith("example runs passed\n")
+    assert not run.out.startswith("rules/modes.yaml")  # none here: the bundled file
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "modes.yaml").write_text(
+        RULES.read_text().replace("    status: legacy\n", "    status: legacy\n    stauts: x\n")
+    )
+    run = run_cli("rules", "check")
+    assert run.code == 1
+    assert run.out.splitlines()[-1] == (
+        "rules/modes.yaml: 1 error, 0 warnings; 0 of 0 example runs passed"
+    )
+    assert run_cli("rules", "diff", "v1.2.2", "v1.3").code == 2
 
 
 def test_usage_errors_exit_2():

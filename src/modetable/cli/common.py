@@ -29,6 +29,13 @@ def add_output(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def set_help(parser: argparse.ArgumentParser, option: str, text: str) -> None:
+    """Say what an option inherited from the global ones means for this command."""
+    for action in parser._actions:
+        if option in action.option_strings:
+            action.help = text
+
+
 def add_isvc_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--isvc",

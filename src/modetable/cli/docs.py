@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from modetable.cli.common import Io
+from modetable.cli.common import Io, set_help
 from modetable.errors import ModetableError
 
 # Where the pages and the rules are looked for, relative to the current directory.
@@ -14,6 +14,12 @@ RULES_BESIDE_DOCS = Path("rules") / "modes.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    set_help(
+        parser,
+        "--rules",
+        "rules file (default: rules/modes.yaml beside the docs folder when it exists, "
+        "else the bundled one)",
+    )
     parser.add_argument(
         "--docs-dir",
         metavar="DIR",

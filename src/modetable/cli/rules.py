@@ -6,14 +6,21 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from modetable.cli.common import Io, add_output
+from modetable.cli.common import Io, add_output, set_help
 from modetable.errors import ErrorList, Location, ModetableError
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 
+# The file a policy author edits, relative to the current directory: checked and
+# diffed by default when it exists (as `modetable docs` does), so that an edit in
+# a clone is what gets checked, not the copy installed with the package.
+RULES_HERE = Path("rules") / "modes.yaml"
+RULES_HELP = "rules file (default: rules/modes.yaml here when it exists, else the bundled one)"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    set_help(parser, "--rules", RULES_HELP)
     actions = parser.add_subparsers(
         dest="rules_action", metavar="ACTION", parser_class=type(parser)
     )
@@ -25,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         description="Validate the rules file, analyse its decision table in every version "
         "(GAP, OVERLAP, MASKED, UNUSED) and run its examples. Exit 1 on any error.",
     )
-    check.add_argument("file", nargs="?", metavar="FILE", help="rules file (default: --rules)")
+    check.add_argument(
+        "file", nargs="?", metavar="FILE", help="rules file (default: as for --rules)"
+    )
     check.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     _rules_option(check)
     add_output(check)
@@ -59,8 +68,18 @@ def _rules_option(parser: argparse.ArgumentParser) -> None:
         "--rules",
         metavar="FILE",
         default=argparse.SUPPRESS,
-        help="rules file (default: the bundled one)",
+        help=RULES_HELP,
     )
+
+
+def _rules_file(args: argparse.Namespace) -> Path:
+    """FILE or --rules, else rules/modes.yaml here when it exists, else the bundled file."""
+    from modetable.rules.load import bundled_rules_path
+
+    named = getattr(args, "file", None) or getattr(args, "rules", None)
+    if named:
+        return Path(named)
+    return RULES_HERE if RULES_HERE.is_file() else bundled_rules_path()
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -79,10 +98,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 def _check(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump
-    from modetable.rules.load import bundled_rules_path, parse_rules, read_rules_text
+    from modetable.rules.load import parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
 
-    file = Path(args.file or getattr(args, "rules", None) or bundled_rules_path())
+    file = _rules_file(args)
     text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
     found: list[tuple[Location, dict[str, Any]]] = []
     runs: list[dict[str, Any]] = []
@@ -196,11 +215,12 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.rules.diff import Side, diff
     from modetable.rules.policy import load_ruleset
 
-    ruleset = load_ruleset(getattr(args, "rules", None))
+    ruleset = load_ruleset(_rules_file(args))
     if args.against:
         if len(args.versions) > 1:
             raise ModetableError("with --against, name one version (or none for the newest)")
-        version = ruleset.resolve_version(args.versions[0] if args.versions else None)
+        named = args.versions[0] if args.versions else getattr(args, "ome_version", None)
+        version = ruleset.resolve_version(named)
         other = load_ruleset(args.against)
         before = Side(f"{args.against} ({version})", other.at(version))
         after = Side(f"{ruleset.file} ({version})", ruleset.at(version))

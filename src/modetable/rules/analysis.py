@@ -24,6 +24,7 @@ import attrs
 from modetable.errors import Location
 from modetable.matching import row_matches
 from modetable.rules.callsites import call_sites
+from modetable.rules.load import field_name
 from modetable.rules.patterns import compress, describe
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.validate import index
@@ -201,8 +202,17 @@ def unused(ruleset: RuleSet) -> list[Finding]:
             findings.append(
                 Finding(
                     "UNUSED",
-                    "in force in none of the listed versions",
+                    f"{_gated_name(ruleset, path)} is in force in none of the listed versions",
                     ruleset.where(*path),
                 )
             )
     return findings
+
+
+def _gated_name(ruleset: RuleSet, path: tuple) -> str:
+    """What a gated rule is: its place in the file, and its id or name when it has one."""
+    node = ruleset.document
+    for part in path:
+        node = node[part]
+    ident = node.get("id") or node.get("name") if isinstance(node, dict) else None
+    return field_name(path) + (f" ({ident})" if isinstance(ident, str) else "")

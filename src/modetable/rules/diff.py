@@ -13,7 +13,9 @@ kept, grouped into patterns ("-" for any value). The decisions:
   count are left out: they cannot change a result); the running section
   includes the run-time failure of the resolved mode;
 - admission: the verdict on an InferenceService declaring the components the
-  checks name, for every combination of the values they read.
+  checks name, for every combination of the values they read, a value that is
+  no mode on either side included (`other`: the schema check reads the raw
+  value, so a misspelling is denied where no mode is read as none).
 """
 
 from __future__ import annotations
@@ -100,7 +102,10 @@ def _mode_names(before: Side, after: Side) -> list[str]:
 
 def _validity(policy: Policy, value: str) -> str:
     mode = policy.modes.get(value)
-    return f"a mode ({mode.status})" if mode else "no mode"
+    if mode is None:
+        return "no mode"
+    replacement = f", use {mode.replacement}" if mode.replacement else ""
+    return f"a mode ({mode.status}{replacement})"
 
 
 def _single(pattern: Sequence[frozenset[Any]]) -> list[Any]:
@@ -172,18 +177,37 @@ def _show_value(value: Any) -> str:
 # --- the sections -------------------------------------------------------------
 
 
+def _other_value(modes: Sequence[str]) -> str:
+    """A value that is no mode on either side (a misspelling, say): `other`."""
+    value = "other"
+    while value in modes:
+        value += "_"
+    return value
+
+
 def _mode_values(before: Side, after: Side) -> Section:
     def outcome(side: Side, inputs: tuple[Any, ...]) -> tuple[Hashable, str]:
         text = _validity(side.policy, inputs[0])
         return text, text
 
     def why(pattern: tuple[frozenset[Any], ...]) -> str:
-        rules = {
-            side.label: _mode_rule(side.policy, v) for v in pattern[0] for side in (before, after)
-        }
-        if len(set(rules.values())) == 1:
-            return next(iter(rules.values()))
-        return "; ".join(f"{label}: {rule}" for label, rule in rules.items())
+        notes = []
+        for value in (v for v in names if v in pattern[0]):
+            was, now = _mode_rule(before.policy, value), _mode_rule(after.policy, value)
+            if was != now:
+                notes.append(f"{before.label}: {was}; {after.label}: {now}")
+            elif value in before.policy.modes and value in after.policy.modes:
+                # Valid on both sides: what changed is its status or replacement.
+                was_mode, now_mode = before.policy.modes[value], after.policy.modes[value]
+                fields = [
+                    f
+                    for f in ("status", "replacement")
+                    if getattr(was_mode, f) != getattr(now_mode, f)
+                ]
+                notes.append(f"modes {value}: {_and(fields)} changed")
+            else:
+                notes.append(was)
+        return "; ".join(notes)
 
     names = _mode_names(before, after)
     return _section("mode values", ("value",), [names], outcome, why, before, after, _show_value)
@@ -369,7 +393,7 @@ def _admission(before: Side, after: Side) -> Section:
                     found.append(slot)
     found = [s for s in found if s.object == "isvc" and s.path is not None]
     modes = _mode_names(before, after)
-    domains = [domain(slot, modes) for slot in found]
+    domains = [[*domain(slot, modes), _other_value(modes)] for slot in found]
 
     def outcome(side: Side, inputs: tuple[Any, ...]) -> tuple[Hashable, str]:
         policy = side.policy

@@ -240,7 +240,7 @@ def locate(document: Any, path: tuple[PathPart, ...], file: str, *, key: bool = 
     return best
 
 
-def _field_name(path: tuple[PathPart, ...]) -> str:
+def field_name(path: tuple[PathPart, ...]) -> str:
     text = ""
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
@@ -248,7 +248,7 @@ def _field_name(path: tuple[PathPart, ...]) -> str:
 
 
 def _message(exc: BaseException, path: tuple[PathPart, ...]) -> str:
-    name = _field_name(path)
+    name = field_name(path)
     if isinstance(exc, ForbiddenExtraKeysError):
         extra = ", ".join(sorted(map(str, exc.extra_fields)))
         return f"unknown key {extra!r} in {name}"
@@ -274,7 +274,7 @@ def structure_errors(document: Any, file: str, exc: BaseException) -> list[Modet
             for extra in sorted(map(str, leaf.extra_fields)):
                 errors.append(
                     ModetableError(
-                        f"unknown key {extra!r}" + (f" in {_field_name(path)}" if path else ""),
+                        f"unknown key {extra!r}" + (f" in {field_name(path)}" if path else ""),
                         locate(document, (*path, extra), file, key=True),
                     )
                 )
