@@ -144,3 +144,22 @@ def test_a_named_runtime_is_used_with_its_inheritance_merged(v13):
     assert modes_of(running(v13, isvc, child, parent, named=False)) == {
         "engine": "RawDeployment (Default)"
     }
+
+
+def test_v122_has_no_inheritance_so_a_named_runtime_runs_as_it_is(v122):
+    parent = runtime_doc("parent", disabled=True, engineConfig=mode_annotation("MultiNode"))
+    child = runtime_doc("child", annotations={"ome.io/inherit-from": "parent"}, engineConfig={})
+    isvc = isvc_doc(engine={}, runtime={"name": "child"})
+    assert modes_of(running(v122, isvc, child, parent, named=True)) == {
+        "engine": "RawDeployment (Default)"
+    }
+
+
+def test_a_router_in_multinode_fails_in_v122_too(v122):
+    runtime = runtime_doc(routerConfig=mode_annotation("MultiNode"))
+    result = running(v122, isvc_doc(engine={}, router={}), runtime)
+    assert modes_of(result) == {
+        "engine": "RawDeployment (Default)",
+        "router": "MultiNode (ComponentAnnotation)",
+    }
+    assert result.reconcile == {"router": "invalid deployment mode for router"}

@@ -108,6 +108,29 @@ def test_each_row_of_the_matching_table_through_manifests(
     assert engine.reason == expected
 
 
+def test_the_check_is_a_filter_and_adds_nothing_to_the_score(v13):
+    """The check is a filter: it adds nothing to a runtime's score."""
+    from conftest import cluster_of, format_entry, llama_model_spec, model_doc
+
+    from modetable.selection import select
+
+    isvc = isvc_doc(model={"name": "m"}, engine=mode_annotation("OMENative"))
+    entries = [format_entry()]
+    runtimes = [
+        runtime_doc("a-plain", supportedModelFormats=entries),
+        runtime_doc(
+            "b-declares", supportedModelFormats=entries, engineConfig=mode_annotation("OMENative")
+        ),
+    ]
+    cluster = cluster_of(v13, isvc, model_doc(**llama_model_spec()), *runtimes)
+    outcome = select(v13, cluster, cluster.isvcs[0])
+    assert [(c.runtime.name, c.compatible, c.score) for c in outcome.candidates] == [
+        ("a-plain", True, 2),
+        ("b-declares", True, 2),
+    ]
+    assert outcome.runtime.name == "a-plain"  # equal scores: the name decides
+
+
 def test_the_rules_file_examples_are_the_page_table(ruleset):
     examples = [
         (
