@@ -6,6 +6,7 @@ import pytest
 import yaml
 from conftest import (
     CATALOG,
+    EXAMPLES,
     format_entry,
     isvc_doc,
     llama_model_spec,
@@ -209,3 +210,49 @@ def test_the_catalogs_multinode_runtimes_move_on_upgrade():
         "deepseek-r1/deepseek-r1": ["engine"],
         "kimi-k2-instruct/kimi-k2-instruct": ["engine"],
     }
+
+
+def test_with_no_runtime_after_the_upgrade_nothing_moves():
+    """The page's example: v1.3 reads spec.deploymentMode, so the MultiNode runtime
+    v1.2.2 picked now rejects and none is left. OME then renders no workload (an
+    existing InferenceService keeps its pods), so the engine does not move to
+    OMENative pods and no LeaderWorkerSet is left behind."""
+    run = run_cli("audit", str(EXAMPLES), "--from", "v1.2.2", "--to", "v1.3", "-o", "json")
+    assert run.code == 1, run.err
+    [item] = run.json()["items"]
+    engine = item["components"]["engine"]
+    assert (engine["from"], engine["to"]) == (
+        {"mode": "MultiNode", "source": "ComponentAnnotation"},
+        {"mode": "OMENative", "source": "ServiceSpec"},
+    )
+    assert engine["notes"] == [
+        "engine does not move: with no runtime in v1.3, OME updates no workload "
+        "(running pods keep serving)"
+    ]
+    assert engine["changes"] == []
+    assert item["problems"]["new"] == ["denied", "no_runtime"]
+
+
+def test_a_move_from_a_version_with_no_runtime_leaves_no_workload_behind(tmp_path):
+    """v1.2.2 found no runtime (its size ranges need both bounds), so it made no
+    LeaderWorkerSet to leave behind; what breaks on OMENative is still listed."""
+    lws = {"runner": {"name": "ome-container", "command": LWS_COMMAND}}
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        # Auto-selectable only since v1.3: one bound of a size range (v1.2.2 needs both).
+        runtime_doc(
+            "one-bound",
+            supportedModelFormats=[format_entry()],
+            modelSizeRange={"min": "1B"},
+        ),
+        isvc_doc("grouped", "a", engine={"leader": lws, "worker": lws}),
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "json")
+    [item] = run.json()["items"]
+    assert (item["runtime"]["from"], item["runtime"]["to"]["name"]) == (None, "one-bound")
+    engine = item["components"]["engine"]
+    assert (engine["from"]["mode"], engine["to"]["mode"]) == ("MultiNode", "OMENative")
+    assert engine["notes"] == []
+    # What breaks on OMENative still breaks: the InferenceService's own LWS names.
+    assert [c["name"] for c in engine["changes"]] == ["LWS_GROUP_SIZE", "LWS_WORKER_INDEX"] * 2

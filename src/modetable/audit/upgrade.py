@@ -218,9 +218,24 @@ class UpgradeAnalysis:
         impact = ComponentImpact(component=name, before=old, after=new)
         if old is None or new is None or not impact.rule_changed:
             return impact
+        why = self.component_why(old, new)
+        if after.outcome.runtime is None:
+            # With no runtime OME renders no workload; running pods keep serving
+            # (selection facts, section 8), so nothing moves.
+            notes = ()
+            if impact.changed:
+                notes = (
+                    self.after.message(
+                        "upgrade_no_workload_update",
+                        component=name,
+                        to_version=self.after.version,
+                    ),
+                )
+            return attrs.evolve(impact, why=why, notes=notes)
         move = find_move(self.after, old.mode, new.mode)
         notes = ()
-        if move is not None and move.note is not None:
+        # Only a workload the old version rendered (it had a runtime) is left behind.
+        if move is not None and move.note is not None and before.outcome.runtime is not None:
             notes = (
                 self.after.message(
                     move.note, component=name, from_mode=move.from_mode, to_mode=move.to_mode
@@ -228,7 +243,7 @@ class UpgradeAnalysis:
             )
         return attrs.evolve(
             impact,
-            why=self.component_why(old, new),
+            why=why,
             changes=self.scanner.move_changes(move, after.isvc, after.outcome.runtime),
             notes=notes,
         )
