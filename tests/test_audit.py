@@ -112,6 +112,16 @@ def test_a_deprecated_mode_comes_with_the_move_and_what_it_breaks(fleet):
     assert {c["in"] for c in changes} == {"ClusterServingRuntime lws"}
 
 
+def test_no_deprecation_in_a_version_without_the_replacement(fleet):
+    """v1.2.2 has no OMENative: MultiNode is its only multi-node mode, with no move
+    to tell anyone about."""
+    run = run_cli("--ome-version", "v1.2.2", "audit", str(fleet), "-o", "json")
+    items = _items(run)
+    assert items["a/pinned"]["components"]["engine"]["mode"] == "MultiNode"
+    assert [item["deprecations"] for item in items.values()] == [[]] * len(items)
+    assert run.json()["summary"]["deprecated"] == 0
+
+
 def test_each_item_is_selects_json_with_the_identity(fleet):
     for name, item in _items(run_cli("audit", str(fleet), "-o", "json")).items():
         select = run_cli("select", "--isvc", name, str(fleet), "-o", "json").json()

@@ -123,9 +123,11 @@ def distinct_changes(items: list[Any]) -> list[Any]:
 def deprecations(policy: Policy, outcome: Outcome, scanner: MoveScanner) -> tuple[Deprecation, ...]:
     found = []
     for component, resolution in outcome.components.items():
-        mode = policy.all_modes.get(resolution.mode or "")
+        mode = policy.modes.get(resolution.mode or "")
         if mode is None or mode.status != DEPRECATED:
             continue
+        if mode.replacement is not None and mode.replacement not in policy.modes:
+            continue  # a version without the replacement has nothing to move to
         move = find_move(policy, mode.name, mode.replacement)
         found.append(
             Deprecation(
