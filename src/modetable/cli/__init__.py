@@ -119,7 +119,7 @@ def main(
         return int(module.run(args, io))
     except ErrorList as exc:
         for line in exc.lines():
-            io.stderr.write(f"modetable: error: {line}\n")
+            io.stderr.write(f"modetable: error: {_one_line(line)}\n")
         return EXIT_ERROR
     except ModetableError as exc:
         io.stderr.write(f"modetable: error: {_one_line(str(exc))}\n")

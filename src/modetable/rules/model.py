@@ -66,6 +66,21 @@ STAGE_PARAMS: Mapping[str, tuple[str, ...]] = {
     "webhook": ("kind", "name", "message"),
 }
 ROW_MESSAGE_PARAMS = ("component", "runtime_mode", "isvc_mode")
+# Words the engine looks up by these keys (and the placeholders it fills): a
+# key left out is an error at load, not a KeyError halfway through an answer.
+SCOPE_WORDS: Mapping[str, tuple[str, ...]] = {"namespace": (), "cluster": ()}
+SIDE_WORDS: Mapping[str, tuple[str, ...]] = {"format": (), "framework": ()}
+ATTRIBUTE_WORDS: Mapping[str, tuple[str, ...]] = {"architecture": (), "quantization": ()}
+BOUND_SHOWN: Mapping[str, tuple[str, ...]] = {"min": ("value",), "max": ("value",)}
+BOUND_MISSING: Mapping[str, tuple[str, ...]] = {"min": (), "max": ()}
+EXPLAIN_WORDS: Mapping[str, tuple[str, ...]] = {
+    "passed": (),
+    "failed": (),
+    "not_reached": (),
+    "needs_isvc": (),
+    "auto_only": (),
+    "not_in_version": ("range",),
+}
 
 
 def _admission_message_params(rule: Mapping[str, Any]) -> tuple[str, ...]:
@@ -86,7 +101,7 @@ class KindRef:
 @attrs.frozen
 class Manifests:
     list_kind: str
-    scope_labels: dict[str, str]
+    scope_labels: Annotated[dict[str, str], Templates(SCOPE_WORDS)]
     inference_service: str
     runtimes: tuple[KindRef, ...]
     models: tuple[KindRef, ...]
@@ -464,8 +479,8 @@ class Formats:
     differences: tuple[Difference, ...]
     entry_separator: str
     difference_separator: str
-    sides: dict[str, str]
-    attributes: dict[str, str]
+    sides: Annotated[dict[str, str], Templates(SIDE_WORDS)]
+    attributes: Annotated[dict[str, str], Templates(ATTRIBUTE_WORDS)]
     pipeline: Pipeline
 
 
@@ -474,9 +489,9 @@ class Sizes:
     units: dict[str, int]
     unparsed: int
     one_bound_since: VersionRef | None
-    shown: dict[str, str]
-    missing: dict[str, str]
-    range: str
+    shown: Annotated[dict[str, str], Templates(BOUND_SHOWN)]
+    missing: Annotated[dict[str, str], Templates(BOUND_MISSING)]
+    range: Annotated[str, Template(("min", "max"))]
 
 
 @attrs.frozen
@@ -521,7 +536,7 @@ class ExplainTable:
     yes: str
     no: str
     empty: str
-    words: dict[str, str]
+    words: Annotated[dict[str, str], Templates(EXPLAIN_WORDS)]
     # kind → the API resource a "not found" error names (clusterbasemodels.ome.io).
     resources: dict[str, str] = attrs.Factory(dict)
 
@@ -542,7 +557,7 @@ class Selection:
     score: Score
     ranking: tuple[RankKey, ...]
     no_runtime: NoRuntimeMessage
-    scope_words: dict[str, str]
+    scope_words: Annotated[dict[str, str], Templates(SCOPE_WORDS)]
     outcomes: dict[str, tuple[Effect, ...]]
     explain: ExplainTable
     sharded: ShardedModels | None = None

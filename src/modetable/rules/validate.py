@@ -176,6 +176,8 @@ class _Walker:
                 allowed = mark.params
                 if mark.params_field is not None and isinstance(holder, dict):
                     listed = holder.get(mark.params_field) or ()
+                    if not isinstance(listed, list | tuple):
+                        continue  # not a list: structuring reports it
                     allowed = tuple(p for p in listed if isinstance(p, str))
                 self.check_template(value, allowed, path, mark.params_field)
 
@@ -276,7 +278,10 @@ class _Walker:
         params = reference.ref.params
         passed = tuple(params(reference.holder) if callable(params) else params or ())
         holder = definition.holder if isinstance(definition.holder, dict) else {}
-        declared = [p for p in holder.get("params") or () if isinstance(p, str)]
+        listed = holder.get("params") or ()
+        if not isinstance(listed, list | tuple):
+            return  # not a list: structuring reports it
+        declared = [p for p in listed if isinstance(p, str)]
         missing = [p for p in declared if p not in passed]
         if not missing:
             return

@@ -1,0 +1,186 @@
+"""A hand-edited rules file, broken every way hypothesis can think of: the
+commands answer or refuse it in one line per problem, never with a traceback.
+
+The fuzz starts from the shipped rules and deletes keys, swaps types and puts
+odd strings (placeholders, newlines, other names) in; `rules check` and the
+commands that read the rules run in-process with the last-resort handler off
+(MODETABLE_DEBUG=1), so any unexpected exception fails with its traceback.
+The cases below it are what the fuzz found, pinned.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+
+import pytest
+import yaml
+from conftest import EXAMPLES, RULES, run_cli, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+SHIPPED = yaml.safe_load(RULES.read_text())
+FUZZ_EXAMPLES = int(os.environ.get("MODETABLE_FUZZ_EXAMPLES", "25"))
+FUZZ = settings(
+    max_examples=FUZZ_EXAMPLES,
+    deadline=None,
+    derandomize="MODETABLE_FUZZ_EXAMPLES" not in os.environ,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+# What a hand edit leaves in place of a value.
+ODD_VALUES = [
+    None, True, 0, -1, 1.5, "", " ", "{nope}", "{", "}", "{component}", "a\nb",
+    "v1.3", "v9", "1.3", "MultiNode", "none", "-", "engine", [], {}, ["x"], {"a": 1},
+]  # fmt: skip
+
+# The commands that read the rules, on the page's example.
+COMMANDS = [
+    ["rules", "check", "--strict", "{rules}"],
+    ["--rules", "{rules}", "select", "--isvc", "llama-3-70b", "-o", "json", str(EXAMPLES)],
+    ["--rules", "{rules}", "explain", "--isvc", "llama-3-70b", "--why",
+     "srt-llama-3-3-70b-instruct", str(EXAMPLES)],
+    ["--rules", "{rules}", "effective", "--isvc", "llama-3-70b", str(EXAMPLES)],
+    ["--rules", "{rules}", "match", "--isvc", "llama-3-70b", "--explain", str(EXAMPLES)],
+    ["--rules", "{rules}", "audit", "--from", "v1.2.2", "-o", "yaml", str(EXAMPLES)],
+    ["--rules", "{rules}", "rules", "diff", "v1.2.2", "v1.3"],
+]  # fmt: skip
+
+
+def _places(node, prefix=()):
+    """The path of every key and list item under `node`."""
+    if isinstance(node, dict):
+        items = node.items()
+    elif isinstance(node, list):
+        items = enumerate(node)
+    else:
+        return
+    for key, value in items:
+        yield (*prefix, key)
+        yield from _places(value, (*prefix, key))
+
+
+PLACES = list(_places(SHIPPED))
+
+
+def _at(node, path):
+    for part in path:
+        node = node[part]
+    return node
+
+
+@st.composite
+def edited_rules(draw) -> dict:
+    """The shipped rules with one to three edits."""
+    rules = copy.deepcopy(SHIPPED)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(PLACES))
+        try:
+            parent = _at(rules, path[:-1])
+            current = parent[path[-1]]
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier edit removed or replaced it
+        edit = draw(st.sampled_from(["delete", "odd", "wrap", "other"]))
+        if edit == "delete":
+            del parent[path[-1]]
+        elif edit == "odd":
+            parent[path[-1]] = copy.deepcopy(draw(st.sampled_from(ODD_VALUES)))
+        elif edit == "wrap":
+            parent[path[-1]] = [current]
+        else:  # a value from elsewhere in the file
+            parent[path[-1]] = copy.deepcopy(_at(SHIPPED, draw(st.sampled_from(PLACES))))
+    return rules
+
+
+def check_answer(argv: list[str], run) -> None:
+    """Exit 0, 1 or 2; every stderr line a modetable line; 2 ends with an error."""
+    assert run.code in (0, 1, 2), (argv, run.code, run.err)
+    lines = run.err.splitlines()
+    assert all(line.startswith("modetable: ") for line in lines), run.err
+    if run.code == 2:
+        assert lines and lines[-1].startswith("modetable: error: "), run.err
+
+
+@pytest.fixture(autouse=True)
+def _no_last_resort(monkeypatch):
+    monkeypatch.setenv("MODETABLE_DEBUG", "1")
+
+
+@FUZZ
+@given(rules=edited_rules(), command=st.sampled_from(COMMANDS))
+def test_any_edit_of_the_rules_gets_an_answer_or_one_line_per_problem(tmp_path, rules, command):
+    path = write(tmp_path, "modes.yaml", yaml.safe_dump(rules, sort_keys=False))
+    argv = [part.replace("{rules}", str(path)) for part in command]
+    check_answer(argv, run_cli(*argv))
+
+
+def _edited(tmp_path, path: tuple, value=None, *, delete: bool = False):
+    rules = copy.deepcopy(SHIPPED)
+    parent = _at(rules, path[:-1])
+    if delete:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return write(tmp_path, "modes.yaml", yaml.safe_dump(rules, sort_keys=False))
+
+
+def _line_of(path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_message_params_that_are_not_a_list_are_one_error(tmp_path):
+    rules = _edited(tmp_path, ("messages", "parent_not_found", "params"), 5)
+    run = run_cli("--rules", str(rules), "explain", "--isvc", "llama-3-70b", str(EXAMPLES))
+    line = _line_of(rules, "params: 5")
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"modetable: error: {rules}:{line}:13: messages.parent_not_found.params: "
+        "expected a list, got the number 5 (quote it to make it a string)\n"
+    )
+
+
+# Mappings the engine looks words up in by fixed keys: a key left out is refused
+# when the file is loaded, not met as a KeyError halfway through an answer.
+@pytest.mark.parametrize(
+    ("mapping", "key"),
+    [
+        (("manifests", "scope_labels"), "cluster"),
+        (("selection", "scope_words"), "namespace"),
+        (("selection", "formats", "sides"), "framework"),
+        (("selection", "formats", "attributes"), "quantization"),
+        (("selection", "sizes", "shown"), "max"),
+        (("selection", "sizes", "missing"), "min"),
+        (("selection", "explain", "words"), "not_reached"),
+    ],
+)
+def test_a_word_the_engine_looks_up_cannot_be_left_out(tmp_path, mapping, key):
+    rules = _edited(tmp_path, (*mapping, key), delete=True)
+    run = run_cli("--rules", str(rules), "select", "--isvc", "llama-3-70b", str(EXAMPLES))
+    assert (run.code, run.out) == (2, "")
+    [error] = run.err.splitlines()
+    assert error.startswith(f"modetable: error: {rules}:")
+    assert error.endswith(f": missing key {key!r} (modetable uses it)")
+
+
+@pytest.mark.parametrize(
+    ("template", "error"),
+    [
+        ("{min} to {nope}", "placeholder {nope} is not one this template is given ({min}, {max})"),
+        ("{min}, {max", "expected '}' before end of string"),
+    ],
+)
+def test_the_size_range_template_is_checked_at_load(tmp_path, template, error):
+    rules = _edited(tmp_path, ("selection", "sizes", "range"), template)
+    run = run_cli("--rules", str(rules), "select", "--isvc", "llama-3-70b", str(EXAMPLES))
+    line = _line_of(rules, "    range: ")
+    expected = f"modetable: error: {rules}:{line}:12: {error}\n"
+    assert (run.code, run.out, run.err) == (2, "", expected)
+
+
+def test_a_name_with_a_newline_stays_on_its_error_line(tmp_path):
+    rules = _edited(tmp_path, ("matching", "rows", 1, "id"), "a\nb")
+    run = run_cli("--rules", str(rules), "select", "--isvc", "llama-3-70b", str(EXAMPLES))
+    assert (run.code, run.out) == (2, "")
+    lines = run.err.splitlines()
+    assert lines and all(line.startswith("modetable: error: ") for line in lines), run.err
+    assert any("unknown row 'declared-none' (known: requested-none, a b," in x for x in lines)
