@@ -1,0 +1,133 @@
+"""The console examples of docs/commands.md, run: each prints what the page
+shows. A `...` line stands for any lines; a line ending in ` ...` for any line
+that begins so. (The examples of effective, match and admit are held whole by
+tests/test_docs_core_examples.py.)"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, run_cli
+from test_audit import fleet_documents
+from test_upgrade import documents as upgrade_documents
+
+PAGE = ROOT / "docs" / "commands.md"
+MORE = "..."
+
+
+def examples(heading: str) -> list[str]:
+    """The console blocks under `heading`, up to the next heading of its level."""
+    text = PAGE.read_text()
+    start = text.index(f"\n{heading}\n")
+    level = len(heading.split(" ")[0])
+    end = re.compile(rf"\n#{{1,{level}}} ").search(text, start + 1)
+    section = text[start : end.start() if end else len(text)]
+    return re.findall(r"^```console\n(.*?)^```$", section, re.M | re.S)
+
+
+def commands(block: str) -> list[tuple[list[str], list[str]]]:
+    """Each `$ modetable ...` line of a block with the lines it shows."""
+    found: list[tuple[list[str], list[str]]] = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            found.append((shlex.split(line[2:]), []))
+        else:
+            found[-1][1].append(line)
+    return found
+
+
+def assert_shows(out: str, shown: list[str]) -> None:
+    got = out.splitlines()
+    position = 0
+    skipping = False
+    for line in shown:
+        if line.strip() == MORE:
+            skipping = True
+            continue
+        prefix = line.endswith(" " + MORE)
+        wanted = line[: -len(MORE)].rstrip() if prefix else line
+
+        def fits(real: str, wanted: str = wanted, prefix: bool = prefix) -> bool:
+            if prefix:
+                return re.sub(" +", " ", real).startswith(re.sub(" +", " ", wanted))
+            return real == wanted
+
+        while skipping and position < len(got) and not fits(got[position]):
+            position += 1
+        assert position < len(got), f"docs/commands.md shows {line!r}; the output:\n{out}"
+        assert fits(got[position]), f"docs/commands.md shows {line!r}; the output:\n{out}"
+        position += 1
+        skipping = False
+    assert skipping or position == len(got), f"the output goes on:\n{out}"
+
+
+def run_example(block: str, exit_code: int) -> None:
+    [(argv, shown)] = commands(block)
+    assert argv[0] == "modetable"
+    run = run_cli(*argv[1:])
+    assert run.code == exit_code, run.err
+    assert_shows(run.out, shown)
+
+
+@pytest.fixture
+def here(monkeypatch):
+    monkeypatch.chdir(ROOT)
+
+
+def test_select(here):
+    [block] = examples("## `modetable select`")
+    run_example(block, 1)
+
+
+def test_explain_why(here):
+    _model, why = examples("## `modetable explain`")
+    run_example(why, 0)
+
+
+def _write(folder: Path, name: str, documents: list[dict]) -> None:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+
+
+def test_audit(tmp_path, monkeypatch):
+    documents = fleet_documents()  # the fleet of tests/test_audit.py
+    _write(tmp_path, "fleet/runtimes.yaml", documents[:4])
+    _write(tmp_path, "fleet/apps/isvcs.yaml", documents[4:])
+    monkeypatch.chdir(tmp_path)
+    block = examples("## `modetable audit`")[0]  # the next is the upgrade's
+    run_example(block, 1)
+
+
+def test_upgrade_impact(tmp_path, monkeypatch):
+    _write(tmp_path, "fleet/fleet.yaml", upgrade_documents())  # tests/test_upgrade.py's
+    monkeypatch.chdir(tmp_path)
+    [block] = examples("### `--from V [--to V]`: upgrade impact")
+    run_example(block, 1)
+
+
+def test_docs(tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    page = tmp_path / "docs" / "deployment-mode-matching.md"
+    page.write_text(page.read_text().replace("| `OMENative`      ", "| `OMENatvie`      ", 1))
+    monkeypatch.chdir(tmp_path)
+    [block] = examples("## `modetable docs`")
+    (write, written), (check, checked), (echo, code) = commands(block)
+    run = run_cli(*write[1:])
+    assert (run.code, run.out.splitlines()) == (0, written)
+    run = run_cli(*check[1:])
+    assert (run.code, run.out.splitlines()) == (0, checked)
+    assert echo == ["echo", "$?"]
+    assert code == ["0"]
+
+
+def test_rules(here):
+    check, diff = examples("## `modetable rules`")
+    run_example(check, 0)
+    run_example(diff, 1)

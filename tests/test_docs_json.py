@@ -1,0 +1,187 @@
+"""docs/json.md against what each command prints with `-o json`.
+
+Each section's example is read from the page (`{...}`, `[...]` and `"..."`
+stand for what it leaves out) and held to a real run: every object it shows
+has exactly the real object's fields, in order, and where the example is a
+run these tests can make, the same values. Every field its table names is in
+the real output. So a field added, renamed or dropped fails here until the
+page says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from conftest import ROOT, RULES, isvc_doc, mode_annotation, run_cli, runtime_doc
+from test_audit import fleet_documents
+from test_upgrade import documents as upgrade_documents
+
+PAGE = ROOT / "docs" / "json.md"
+ISVC = "examples/inference-service.yaml"
+MULTINODE = "srt-llama-3-3-70b-instruct-multinode"
+ELIDED = "..."
+IDENTITY = ("name", "check", "code")  # how a shown list item finds its real one
+
+# The scenarios of docs/commands.md's examples (tests/test_docs_core_examples.py
+# holds those of effective, match and admit whole; here only their fields).
+EFFECTIVE = [
+    isvc_doc(engine={}, router={}, runtime={"name": "rt"}),
+    runtime_doc(
+        "rt", engineConfig=mode_annotation("MultiNode"), routerConfig=mode_annotation("MultiNode")
+    ),
+]
+ADMIT = [isvc_doc(engine=mode_annotation("OMENative"), decoder={})]
+
+
+def _write(folder: Path, name: str, documents: list[dict]) -> None:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+
+
+def _effective(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    _write(folder, "manifests/m.yaml", EFFECTIVE)
+    return folder, ("effective", "--isvc", "ns/svc", "manifests/")
+
+
+def _admit(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    _write(folder, "manifests/m.yaml", ADMIT)
+    return folder, ("admit", "--isvc", "svc", "manifests/")
+
+
+def _audit(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    """The fleet of docs/commands.md's `audit` example (tests/test_audit.py)."""
+    documents = fleet_documents()
+    _write(folder, "fleet/runtimes.yaml", documents[:4])
+    _write(folder, "fleet/apps/isvcs.yaml", documents[4:])
+    return folder, ("audit", "fleet/")
+
+
+def _upgrade(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    """The fleet of docs/commands.md's upgrade example (tests/test_upgrade.py)."""
+    _write(folder, "fleet/fleet.yaml", upgrade_documents())
+    return folder, ("audit", "--from", "v1.2.2", "--to", "v1.3", "fleet/")
+
+
+def _gap(folder: Path) -> tuple[Path, tuple[str, ...]]:
+    """The `rules check` example: VirtualDeployment left out of `declared-none`."""
+    rules = folder / "rules" / "modes.yaml"
+    rules.parent.mkdir()
+    shutil.copyfile(RULES, rules)
+    text = rules.read_text()
+    row = "    - id: declared-none\n      requested: mode\n"
+    assert text.count(row) == 1
+    rules.write_text(
+        text.replace(
+            row,
+            "    - id: declared-none\n"
+            "      requested: [RawDeployment, OMENative, MultiNode, MultiNodeRayVLLM]\n",
+        )
+    )
+    return folder, ("rules", "check")
+
+
+def _here(*argv: str):
+    return lambda folder: (ROOT, argv)
+
+
+# section title -> how to run it (from which folder), and whether the example
+# shows that run's values (else only its fields)
+RUNS = {
+    "effective": (_effective, True),
+    "match": (_here("match", "--isvc", ISVC, "examples/", "--runtime", MULTINODE), True),
+    "admit": (_admit, True),
+    "select": (_here("select", "--isvc", ISVC, "examples/"), True),
+    "audit": (_audit, True),
+    "audit --from V --to V": (_upgrade, True),
+    "explain": (_here("explain", "--isvc", ISVC, "examples/", "--why", MULTINODE), True),
+    "rules check": (_gap, True),
+    "rules diff": (_here("rules", "diff", "v1.2.2", "v1.3"), True),
+}
+
+
+def sections() -> dict[str, str]:
+    found = {}
+    for part in PAGE.read_text().split("\n## ")[1:]:
+        title, _, body = part.partition("\n")
+        found[title.strip("`")] = body
+    return found
+
+
+def example(body: str) -> Any:
+    text = re.search(r"^```json\n(.*?)^```$", body, re.M | re.S).group(1)
+    return json.loads(text.replace("{...}", "{}").replace("[...]", "[]"))
+
+
+@pytest.fixture
+def real(tmp_path, monkeypatch):
+    def run(title: str) -> Any:
+        folder, argv = RUNS[title][0](tmp_path)
+        monkeypatch.chdir(folder)
+        done = run_cli(*argv, "-o", "json")
+        assert done.code in (0, 1), done.err
+        return json.loads(done.out)
+
+    return run
+
+
+def test_every_section_is_held_to_a_run():
+    assert set(sections()) == set(RUNS)
+
+
+def _item(item: Any, got: list, index: int, values: bool) -> Any:
+    if values and isinstance(item, dict):
+        for key in IDENTITY:
+            if key in item:
+                return next((g for g in got if g.get(key) == item[key]), None)
+    return got[index] if index < len(got) else (got[0] if got else None)
+
+
+def _compare(shown: Any, got: Any, values: bool, where: str) -> None:
+    if isinstance(shown, dict):
+        assert isinstance(got, dict), f"{where}: {got!r} is not an object"
+        if not shown:
+            return  # {...}: left out
+        assert list(shown) == list(got), f"{where}: fields {list(shown)} != {list(got)}"
+        for key, value in shown.items():
+            _compare(value, got[key], values, f"{where}.{key}")
+    elif isinstance(shown, list):
+        assert isinstance(got, list), f"{where}: {got!r} is not a list"
+        for index, item in enumerate(shown):
+            match = _item(item, got, index, values)
+            assert match is not None, f"{where}[{index}]: no such item in {got!r}"
+            _compare(item, match, values, f"{where}[{index}]")
+    elif values and not (isinstance(shown, str) and ELIDED in shown):
+        assert shown == got, f"{where}: {shown!r} != {got!r}"
+
+
+@pytest.mark.parametrize("title", list(RUNS))
+def test_the_example_is_what_the_command_prints(title, real):
+    _compare(example(sections()[title]), real(title), RUNS[title][1], title)
+
+
+def _keys(data: Any) -> set[str]:
+    if isinstance(data, dict):
+        return set(data).union(*(_keys(v) for v in data.values()))
+    if isinstance(data, list):
+        return set().union(*(_keys(v) for v in data))
+    return set()
+
+
+@pytest.mark.parametrize("title", list(RUNS))
+def test_every_field_the_table_names_is_printed(title, real):
+    cells = [
+        line.split(" | ")[0] for line in sections()[title].splitlines() if line.startswith("| `")
+    ]
+    named = {
+        path.split(".")[-1].removesuffix("[]")
+        for cell in cells
+        for path in re.findall(r"`([^`]+)`", cell)
+    }
+    assert named <= _keys(real(title)), title
