@@ -256,3 +256,23 @@ def test_a_move_from_a_version_with_no_runtime_leaves_no_workload_behind(tmp_pat
     assert engine["notes"] == []
     # What breaks on OMENative still breaks: the InferenceService's own LWS names.
     assert [c["name"] for c in engine["changes"]] == ["LWS_GROUP_SIZE", "LWS_WORKER_INDEX"] * 2
+
+
+def test_a_mode_valid_only_since_the_new_version_is_said_once(tmp_path):
+    """OMENative in a component annotation is no mode in v1.2.2 (Default decided
+    there); the one reason is that the annotation now counts, not also that
+    Default, now shadowed, no longer decides."""
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        isvc_doc("native", "a", engine=mode_annotation("OMENative")),
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2")
+    assert run.code == 0, run.err
+    block = run.out.splitlines()[run.out.splitlines().index("a/native:") + 1 :]
+    assert block == [
+        "  engine: RawDeployment (Default) -> OMENative (ComponentAnnotation)",
+        "    ComponentAnnotation decides in v1.3; in v1.2.2, "
+        "OMENative: not a valid mode in v1.2.2, so no mode",
+    ]

@@ -174,15 +174,6 @@ class UpgradeAnalysis:
             ),
             None,
         )
-        if passed_over is not None:
-            why.append(
-                policy.message(
-                    "upgrade_source_passed_over",
-                    source=passed_over.name,
-                    why=passed_over.note,
-                    **values,
-                )
-            )
         unheard = next(
             (
                 r
@@ -193,6 +184,18 @@ class UpgradeAnalysis:
             ),
             None,
         )
+        # The old source merely shadowed now is said by why the new one counts.
+        if passed_over is not None and not (
+            unheard is not None and passed_over.verdict == SHADOWED
+        ):
+            why.append(
+                policy.message(
+                    "upgrade_source_passed_over",
+                    source=passed_over.name,
+                    why=passed_over.note,
+                    **values,
+                )
+            )
         if unheard is not None:
             why.append(
                 policy.message(
