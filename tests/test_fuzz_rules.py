@@ -151,6 +151,8 @@ def test_message_params_that_are_not_a_list_are_one_error(tmp_path):
         (("selection", "sizes", "shown"), "max"),
         (("selection", "sizes", "missing"), "min"),
         (("selection", "explain", "words"), "not_reached"),
+        (("docs", "declaration_table", "counts"), "never"),
+        (("docs", "placeholders"), "isvc_field"),
     ],
 )
 def test_a_word_the_engine_looks_up_cannot_be_left_out(tmp_path, mapping, key):
@@ -184,3 +186,29 @@ def test_a_name_with_a_newline_stays_on_its_error_line(tmp_path):
     lines = run.err.splitlines()
     assert lines and all(line.startswith("modetable: error: ") for line in lines), run.err
     assert any("unknown row 'declared-none' (known: requested-none, a b," in x for x in lines)
+
+
+def test_a_check_with_no_message_is_refused_at_load(tmp_path):
+    """Not met halfway: the audit's pruning runs the score check on runtimes that
+    `select` stops at an earlier check, so the two would part ways (it asserted)."""
+    rules = _edited(tmp_path, ("selection", "checks", 6, "message"), delete=True)
+    line = _line_of(rules, "- id: score")
+    error = (
+        f"modetable: error: {rules}:{line}:5: a score check names the message its failure gives\n"
+    )
+    select = run_cli("--rules", str(rules), "select", "--isvc", "llama-3-70b", str(EXAMPLES))
+    audit = run_cli("--rules", str(rules), "audit", str(EXAMPLES))
+    assert (select.code, select.out, select.err) == (2, "", error)
+    assert (audit.code, audit.out, audit.err) == (2, "", error)
+
+
+def test_an_allowed_values_check_without_its_source_is_refused_at_load(tmp_path):
+    rules = _edited(tmp_path, ("admission", 0, "source"), delete=True)
+    run = run_cli("--rules", str(rules), "admit", "--isvc", "llama-3-70b", str(EXAMPLES))
+    line = _line_of(rules, "- id: service-mode-values")
+    assert (run.code, run.out, run.err) == (
+        2,
+        "",
+        f"modetable: error: {rules}:{line}:3: an allowed_values check names the source "
+        "whose value it checks\n",
+    )

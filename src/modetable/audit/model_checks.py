@@ -18,7 +18,15 @@ from typing import Any
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
 from modetable.selection import scoring
-from modetable.selection.checks import FAILED, PASSED, CheckResult, Context, RuntimeView, size_range
+from modetable.selection.checks import (
+    FAILED,
+    PASSED,
+    CheckResult,
+    Context,
+    RuntimeView,
+    check_reason,
+    size_range,
+)
 from modetable.selection.formats import Entry, ModelFacts, differences, label, sides_match
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import distance, parse_size
@@ -149,8 +157,7 @@ class ModelChecks:
         if matched is not None and matched.auto_select is not True:
             reason = self.policy.message("matching_entry_not_auto_select", format=model.format_name)
         else:
-            assert check.message is not None
-            reason = self.policy.message(check.message)
+            reason = check_reason(self.policy, check)
         return _result(check, value <= 0, reason, inputs=((SCORE_INPUT, str(value)),))
 
     def ranking_facts(self, ctx: Context, view: RuntimeView) -> dict[str, Any]:

@@ -73,6 +73,12 @@ SIDE_WORDS: Mapping[str, tuple[str, ...]] = {"format": (), "framework": ()}
 ATTRIBUTE_WORDS: Mapping[str, tuple[str, ...]] = {"architecture": (), "quantization": ()}
 BOUND_SHOWN: Mapping[str, tuple[str, ...]] = {"min": ("value",), "max": ("value",)}
 BOUND_MISSING: Mapping[str, tuple[str, ...]] = {"min": (), "max": ()}
+COUNTS_WORDS: Mapping[str, tuple[str, ...]] = {"always": (), "never": (), "when_named": ()}
+PLACEHOLDER_WORDS: Mapping[str, tuple[str, ...]] = {
+    "component": (),
+    "isvc_field": (),
+    "runtime_field": (),
+}
 EXPLAIN_WORDS: Mapping[str, tuple[str, ...]] = {
     "passed": (),
     "failed": (),
@@ -609,7 +615,7 @@ class DocsSide:
 class DeclarationTable:
     headers: tuple[str, ...]
     sides: tuple[DocsSide, ...]
-    counts: dict[Counts, str]
+    counts: Annotated[dict[Counts, str], Templates(COUNTS_WORDS)]
     for_component: Annotated[str, Template(("component",))]
     ahead_of: Annotated[str, Template(("sources",))]
 
@@ -628,7 +634,9 @@ class Docs:
     mode: Annotated[str, Template(("mode",))]
     status_notes: dict[Status, str]
     range_note: Annotated[str, Template(("range",))]
-    placeholders: dict[Literal["component", "isvc_field", "runtime_field"], str]
+    placeholders: Annotated[
+        dict[Literal["component", "isvc_field", "runtime_field"], str], Templates(PLACEHOLDER_WORDS)
+    ]
     objects: dict[SourceObject, str]
     conditions: dict[Literal["-", "none", "mode", "same", "different"], str]
     matching_table: MatchingTable

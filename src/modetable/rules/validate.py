@@ -29,7 +29,7 @@ from modetable.rules.kinds import (
     yaml_key,
 )
 from modetable.rules.load import locate
-from modetable.rules.model import RuleFile, Source
+from modetable.rules.model import AdmissionRule, RuleFile, SelectionCheck, Source
 from modetable.templates import placeholders
 from modetable.versions import parse_version
 
@@ -334,7 +334,31 @@ def _source_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     return problems
 
 
-_CLASS_CHECKS = {Source: _source_checks}
+def _admission_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """An allowed_values check reads the value of a source it names."""
+    if value.get("check") == "allowed_values" and value.get("source") is None:
+        return [("an allowed_values check names the source whose value it checks", None)]
+    return []
+
+
+# The one selection step whose reason is not its own message (the matching
+# row's message says why a mode is rejected).
+_STEP_WITHOUT_MESSAGE = "deployment_mode"
+
+
+def _selection_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """A selection check gives its own message when it fails."""
+    step = value.get("check")
+    if isinstance(step, str) and step != _STEP_WITHOUT_MESSAGE and value.get("message") is None:
+        return [(f"a {step} check names the message its failure gives", None)]
+    return []
+
+
+_CLASS_CHECKS = {
+    Source: _source_checks,
+    AdmissionRule: _admission_checks,
+    SelectionCheck: _selection_check_checks,
+}
 
 
 def index(document: Any, file: str) -> tuple[Index, list[ModetableError]]:

@@ -168,10 +168,14 @@ def _result(check: SelectionCheck, failed: bool, reason: str | None, **extra: An
 
 
 def _reason(ctx: Context, check: SelectionCheck, **values: Any) -> str:
+    return check_reason(ctx.policy, check, **values)
+
+
+def check_reason(policy: Policy, check: SelectionCheck, **values: Any) -> str:
     """The check's own message (the rules give one for every step that has one)."""
     if check.message is None:
-        raise ModetableError(f"{ctx.policy.file}: selection check {check.id} names no message")
-    return ctx.policy.message(check.message, **values)
+        raise ModetableError(f"{policy.file}: selection check {check.id} names no message")
+    return policy.message(check.message, **values)
 
 
 def _shown(value: Any) -> str:
