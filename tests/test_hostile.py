@@ -66,6 +66,14 @@ def test_a_file_reached_twice_through_a_folder_and_by_name_is_read_once(tmp_path
     assert (run.code, run.err) == (0, "")
 
 
+def test_standard_input_named_twice_is_read_once():
+    text = _dump(isvc_doc("svc"), runtime_doc("rt"))
+    once = run_cli("audit", "-", "-o", "json", stdin=text)
+    twice = run_cli("audit", "-", "-", "-o", "json", stdin=text)
+    assert (twice.code, twice.out, twice.err) == (once.code, once.out, once.err)
+    assert once.code == 1 and once.err == ""
+
+
 def test_a_typed_list_is_unwrapped_like_kind_list(tmp_path):
     """`kubectl get` prints `kind: List`; the API itself answers `ServingRuntimeList`."""
     listed = {

@@ -268,9 +268,12 @@ def read_bytes(path: Path) -> bytes:
 def _inputs(arguments: Iterable[str]) -> Iterator[tuple[str, Path | None, bool]]:
     """(name, path or None for stdin, named explicitly) for every file to read, each once."""
     seen: set[Path] = set()
+    stdin_read = False
     for argument in arguments:
         if argument == "-":
-            yield "<stdin>", None, True
+            if not stdin_read:  # a second `-` would read an exhausted stream
+                stdin_read = True
+                yield "<stdin>", None, True
             continue
         explicit = not Path(argument).is_dir()
         for path in _files(argument):
