@@ -305,6 +305,8 @@ def command_lines(draw) -> list[str]:
         argv += ["--why", draw(st.sampled_from(RUNTIME_NAMES))]
     if command == "match" and draw(st.booleans()):
         argv.append("--explain")
+    if command == "audit":
+        argv += draw(st.sampled_from([[], ["--candidates"], ["--from", "v1.2.2", "--to", "v1.3"]]))
     argv += ["-o", draw(st.sampled_from(["table", "json", "yaml"]))]
     return [*argv, "-"]
 
@@ -335,7 +337,32 @@ def check_outcome(argv: list[str], run) -> None:
         assert run.out == "" or run.out.endswith("\n")  # no table: `explain` with no runtimes
         return
     data = _strict_json(run.out) if fmt == "json" else yaml.safe_load(run.out)
+    if "--from" in argv:
+        check_upgrade_agrees(data, run.code)
+        return
     check_agrees(command, data, run.code)
+
+
+def check_upgrade_agrees(data: dict, code: int) -> None:
+    """An upgrade's impact does not contradict itself or its exit code."""
+    summary = data["summary"]
+    items = data["items"]
+    assert summary["isvcs"] == len(items)
+    assert summary["changed"] == sum(item["changed"] for item in items)
+    assert summary["breaking"] == sum(item["breaking"] for item in items)
+    assert code == (1 if summary["breaking"] else 0), summary
+    for item in items:
+        for side in ("from", "to"):
+            assert not (item["runtime"][side] and item["message"][side]), item
+        assert item["runtime"]["changed"] == (item["runtime"]["from"] != item["runtime"]["to"])
+        if not item["changed"]:
+            assert not item["breaking"], item
+            assert item["problems"]["from"] == item["problems"]["to"], item
+        for component in item["components"].values():
+            moved = (component["from"] or {}).get("mode") != (component["to"] or {}).get("mode")
+            assert component["changed"] == moved, component
+            if component["changes"] or component["notes"]:
+                assert moved or component["rule_changed"], component
 
 
 def check_agrees(command: str, data: dict, code: int) -> None:
@@ -418,3 +445,29 @@ def test_audit_agrees_with_select_on_every_inference_service(documents, version)
         chosen = _strict_json(select.out)
         for field in ("runtime", "named", "message", "admission", "components", "reconcile"):
             assert item[field] == chosen[field], (ref, field)
+
+
+@FUZZ
+@given(documents=clusters)
+def test_each_side_of_an_upgrade_is_that_versions_audit(documents):
+    """`audit --from A --to B` shows, on each side, what `audit` says in that version."""
+    text = yaml.safe_dump_all(documents, sort_keys=False)
+    argv = ["audit", "--from", VERSIONS[0], "--to", VERSIONS[-1], "-o", "json", "-"]
+    upgrade = run_cli(*argv, stdin=text)
+    check_outcome(argv, upgrade)
+    if upgrade.code == 2:
+        return
+    for side, version in (("from", VERSIONS[0]), ("to", VERSIONS[-1])):
+        audit = run_cli("--ome-version", version, "audit", "-o", "json", "-", stdin=text)
+        assert audit.code in (0, 1), audit.err
+        for item, audited in zip(
+            _strict_json(upgrade.out)["items"], _strict_json(audit.out)["items"], strict=True
+        ):
+            runtime = audited["runtime"] and {**audited["runtime"], "named": audited["named"]}
+            assert item["runtime"][side] == runtime
+            assert item["message"][side] == audited["message"]
+            assert item["admission"][side] == audited["admission"]["message"]
+            assert item["problems"][side] == audited["problems"]
+            for name, component in item["components"].items():
+                assert component[side] == audited["components"].get(name)
+                assert component["reconcile"][side] == audited["reconcile"].get(name)

@@ -80,6 +80,8 @@ def edited_rules(draw) -> dict:
             current = parent[path[-1]]
         except (KeyError, IndexError, TypeError):
             continue  # an earlier edit removed or replaced it
+        if not isinstance(parent, dict | list):
+            continue  # ... with a string, which a path can still index
         edit = draw(st.sampled_from(["delete", "odd", "wrap", "other"]))
         if edit == "delete":
             del parent[path[-1]]
