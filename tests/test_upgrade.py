@@ -276,3 +276,31 @@ def test_a_mode_valid_only_since_the_new_version_is_said_once(tmp_path):
         "    ComponentAnnotation decides in v1.3; in v1.2.2, "
         "OMENative: not a valid mode in v1.2.2, so no mode",
     ]
+
+
+def test_a_component_that_is_not_reconciled_does_not_move(tmp_path):
+    """An engine in VirtualDeployment fails, and the decoder after it is not
+    reconciled, in both versions: the decoder had no LeaderWorkerSet and gets no
+    OMENative pods, so nothing moves and nothing in its specs breaks."""
+    lws = {"runner": {"name": "ome-container", "command": LWS_COMMAND}}
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        isvc_doc(
+            "virtual",
+            "a",
+            engine=mode_annotation("VirtualDeployment"),
+            decoder={"leader": lws, "worker": lws},
+        ),
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "json")
+    assert run.code == 0, run.err
+    [item] = run.json()["items"]
+    decoder = item["components"]["decoder"]
+    assert (decoder["from"]["mode"], decoder["to"]["mode"]) == ("MultiNode", "OMENative")
+    assert decoder["reconcile"] == {
+        "from": "not reconciled because engine failed before it",
+        "to": "not reconciled because engine failed before it",
+    }
+    assert (decoder["notes"], decoder["changes"], item["breaking"]) == ([], [], False)

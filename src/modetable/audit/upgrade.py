@@ -235,10 +235,17 @@ class UpgradeAnalysis:
                     ),
                 )
             return attrs.evolve(impact, why=why, notes=notes)
+        if name in after.outcome.reconcile:
+            # It fails, or is not reconciled, after the upgrade: its reconcile
+            # error says so, and no workload moves.
+            return attrs.evolve(impact, why=why)
         move = find_move(self.after, old.mode, new.mode)
         notes = ()
-        # Only a workload the old version rendered (it had a runtime) is left behind.
-        if move is not None and move.note is not None and before.outcome.runtime is not None:
+        # Only a workload the old version rendered is left behind.
+        rendered_before = (
+            before.outcome.runtime is not None and name not in before.outcome.reconcile
+        )
+        if move is not None and move.note is not None and rendered_before:
             notes = (
                 self.after.message(
                     move.note, component=name, from_mode=move.from_mode, to_mode=move.to_mode
