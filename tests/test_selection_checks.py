@@ -102,6 +102,32 @@ def test_matching_entry_not_auto_select(v13):
     )
 
 
+def test_the_score_check_says_score_0_when_no_other_entry_selects(v13):
+    """The only entry sets autoSelect false: the auto-select check fails first, and
+    the score check (run for a full trace) must not claim another entry is true."""
+    from modetable.selection.checks import assess, make_context
+    from modetable.selection.formats import model_facts
+    from modetable.selection.rules import selection_rules
+
+    isvc = isvc_doc(model={"name": "m"}, engine={})
+    model = model_doc(**llama_model_spec())
+    cluster = cluster_of(
+        v13, isvc, model, runtime(supportedModelFormats=[format_entry(autoSelect=False)])
+    )
+    facts = model_facts(selection_rules(v13), cluster.models[0])
+    ctx = make_context(v13, cluster, facts, cluster.isvcs[0], "ns")
+    checks = assess(ctx, cluster.runtimes[0], full=True).checks
+    assert [(c.check, c.state, c.reason) for c in checks[-2:]] == [
+        (
+            "auto-select",
+            "failed",
+            "supports the model but has no supportedModelFormats[].autoSelect=true entry, "
+            "so automatic selection skips it (pin it explicitly via spec.runtime.name instead)",
+        ),
+        ("score", "failed", "auto-select score is 0"),
+    ]
+
+
 def test_matching_entry_unset_with_a_negative_weight_gives_the_same_reason(v13):
     """rt.md: the matching entry leaves autoSelect unset, the cause is elsewhere."""
     matching = format_entry(

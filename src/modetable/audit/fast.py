@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from modetable.audit.model_checks import ModelChecks, model_key
+from modetable.audit.model_checks import MemoComparisons, model_key
 from modetable.index import RuntimeIndex, build_index, request_of
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import ComponentMatch, RuntimeMatch
@@ -52,6 +52,7 @@ from modetable.selection.checks import (
     RuntimeView,
     assess,
     order,
+    ranking_facts,
     runtime_view,
     skip_note,
 )
@@ -123,7 +124,7 @@ class FleetSelector:
         self.with_candidates = candidates
         self.rules = selection_rules(policy)
         self.index: RuntimeIndex = build_index(policy, cluster)
-        self.models = ModelChecks(policy)
+        self.compare = MemoComparisons(policy)
         # The checks auto-selection runs in this version, in order.
         self.checks: tuple[SelectionCheck, ...] = tuple(
             c for c in self.rules.checks if in_force(c.since, c.until, policy.version)
@@ -286,10 +287,6 @@ class FleetSelector:
         if found is None:
             if step == DEPLOYMENT_MODE:
                 found = self._mode_step(ctx, runtime, check)
-            elif step == MODEL_FORMAT:
-                found = self.models.format_check(model, view, check)
-            elif step == SCORE:
-                found = self.models.score_check(model, view, check)
             else:
                 found = STEPS[step](ctx, view, check)
             self._steps[key] = found
@@ -299,7 +296,7 @@ class FleetSelector:
         key = (model_key(ctx.model), ctx.model.size, view.runtime)
         found = self._ranking.get(key)
         if found is None:
-            found = self._ranking[key] = self.models.ranking_facts(ctx, view)
+            found = self._ranking[key] = ranking_facts(ctx, view)
         return found
 
     def _notes(self, ctx: Context) -> tuple[tuple[SelectionCheck, str | None], ...]:
@@ -408,6 +405,9 @@ class FleetSelector:
 
     def model_facts(self, model: Manifest) -> ModelFacts:
         return self.facts(model)
+
+    def comparisons(self) -> MemoComparisons:
+        return self.compare
 
     def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
         """Assessed only when asked for (they cost one assessment per runtime)."""

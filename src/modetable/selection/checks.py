@@ -22,16 +22,9 @@ from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
 from modetable.runtimes import resolve_chain
 from modetable.selection import scoring
+from modetable.selection.compare import Comparisons
 from modetable.selection.fields import locate, read
-from modetable.selection.formats import (
-    Entry,
-    ModelFacts,
-    differences,
-    entries_of,
-    first_match,
-    format_reason,
-    label,
-)
+from modetable.selection.formats import Entry, ModelFacts, entries_of
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import SizeRange, distance, parse_size, within
 from modetable.templates import fill
@@ -60,13 +53,23 @@ class Context:
     requested: dict[str, Resolution] | None = None
     # The accelerator classes the InferenceService names: (path, class).
     classes: tuple[tuple[str, str], ...] = ()
+    # How entries are compared with the model (a fleet audit memoises them).
+    compare: Comparisons = attrs.field(kw_only=True)
 
 
 def make_context(
-    policy: Policy, cluster: Cluster, model: ModelFacts, isvc: Manifest | None, namespace: str
+    policy: Policy,
+    cluster: Cluster,
+    model: ModelFacts,
+    isvc: Manifest | None,
+    namespace: str,
+    compare: Comparisons | None = None,
 ) -> Context:
+    compare = compare if compare is not None else Comparisons(policy)
     if isvc is None:
-        return Context(policy=policy, cluster=cluster, namespace=namespace, model=model)
+        return Context(
+            policy=policy, cluster=cluster, namespace=namespace, model=model, compare=compare
+        )
     classes = []
     for path in selection_rules(policy).accelerator_classes:
         value = read(isvc.body, path, str, isvc.where)
@@ -80,6 +83,7 @@ def make_context(
         isvc=isvc,
         requested=requested_modes(policy, isvc),
         classes=tuple(classes),
+        compare=compare,
     )
 
 
@@ -223,12 +227,13 @@ def check_deployment_mode(ctx: Context, view: RuntimeView, check: SelectionCheck
 
 def check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     entries_path = selection_rules(ctx.policy).runtime.entries
-    inputs = [("model", label(ctx.policy, ctx.model))]
+    compare = ctx.compare
+    inputs = [("model", compare.label(ctx.model))]
     for entry in view.entries:
-        found = differences(ctx.policy, entry, ctx.model)
+        found = compare.differences(entry, ctx.model)
         inputs.append((f"{entries_path}[{entry.index}]", "; ".join(found) or "matches"))
-    matched = first_match(ctx.policy, view.entries, ctx.model)
-    reason = None if matched else format_reason(ctx.policy, view.entries, ctx.model)
+    matched = compare.first_match(view.entries, ctx.model)
+    reason = None if matched else compare.format_reason(view.entries, ctx.model)
     return _result(check, matched is None, reason, inputs=tuple(inputs))
 
 
@@ -266,9 +271,11 @@ def check_auto_select(ctx: Context, view: RuntimeView, check: SelectionCheck) ->
 
 
 def check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
-    value = scoring.score(ctx.policy, view.entries, ctx.model)
-    matched = first_match(ctx.policy, view.entries, ctx.model)
-    if matched is not None and matched.auto_select is not True:
+    value = ctx.compare.score(view.entries, ctx.model)
+    matched = ctx.compare.first_match(view.entries, ctx.model)
+    # The "a different entry has autoSelect=true" text only when one does.
+    another_selects = any(e.auto_select is True for e in view.entries if e is not matched)
+    if matched is not None and matched.auto_select is not True and another_selects:
         reason = ctx.policy.message("matching_entry_not_auto_select", format=ctx.model.format_name)
     else:
         reason = _reason(ctx, check)
@@ -340,7 +347,7 @@ def assess(
             failure, failed_rule = result, check
     extras: dict[str, Any] = {}
     if failure is None:
-        extras = ranking() if ranking is not None else _ranking_facts(ctx, view)
+        extras = ranking() if ranking is not None else ranking_facts(ctx, view)
     return Candidate(
         runtime=runtime,
         scope_label=ctx.policy.rules.manifests.scope_labels[runtime.scope],
@@ -354,11 +361,11 @@ def assess(
     )
 
 
-def _ranking_facts(ctx: Context, view: RuntimeView) -> dict[str, Any]:
+def ranking_facts(ctx: Context, view: RuntimeView) -> dict[str, Any]:
     """Score, size distance, and explain's PRIORITY and WEIGHT of the first entry
     that matches."""
-    facts: dict[str, Any] = {"score": scoring.score(ctx.policy, view.entries, ctx.model)}
-    matched = first_match(ctx.policy, view.entries, ctx.model)
+    facts: dict[str, Any] = {"score": ctx.compare.score(view.entries, ctx.model)}
+    matched = ctx.compare.first_match(view.entries, ctx.model)
     if matched is not None:
         facts["priority"] = scoring.priority_of(ctx.policy, matched)
         facts["weight"] = scoring.shown_weight(ctx.policy, matched)

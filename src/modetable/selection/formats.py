@@ -304,16 +304,3 @@ def differences(policy: Policy, entry: Entry, model: ModelFacts) -> list[str]:
     return [text for text in found if text is not None]
 
 
-def first_match(policy: Policy, entries: tuple[Entry, ...], model: ModelFacts) -> Entry | None:
-    return next((e for e in entries if not differences(policy, e, model)), None)
-
-
-def format_reason(policy: Policy, entries: tuple[Entry, ...], model: ModelFacts) -> str:
-    """`model format '<label>' not in supported formats: <entries>`."""
-    rules = selection_rules(policy).formats
-    if entries:
-        parts = [rules.difference_separator.join(differences(policy, e, model)) for e in entries]
-        listed = rules.entry_separator.join(parts)
-    else:
-        listed = policy.message("no_supported_formats")
-    return policy.message("format_not_supported", label=label(policy, model), entries=listed)

@@ -32,6 +32,7 @@ from modetable.selection.checks import (
     order,
     runtime_view,
 )
+from modetable.selection.compare import Comparisons
 from modetable.selection.fields import is_set, read
 from modetable.selection.formats import ModelFacts, model_facts
 from modetable.selection.rules import selection_rules
@@ -252,6 +253,10 @@ class Chooser(Protocol):
 
     def model_facts(self, model: Manifest) -> ModelFacts: ...
 
+    def comparisons(self) -> Comparisons:
+        """How entries are compared with the model."""
+        ...
+
     def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
         """Every runtime of the namespace and cluster, assessed, in explain's order
         (may be empty when the caller does not want them)."""
@@ -274,6 +279,9 @@ class Exhaustive:
 
     def model_facts(self, model: Manifest) -> ModelFacts:
         return model_facts(selection_rules(self.policy), model)
+
+    def comparisons(self) -> Comparisons:
+        return Comparisons(self.policy)
 
     def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
         runtimes = ctx.cluster.runtimes_for(ctx.namespace)
@@ -333,7 +341,9 @@ def select(
         and facts.distribution == sharded.value
     ):
         return case.finish("model_sharded", message=policy.message("model_sharded"))
-    ctx = make_context(policy, cluster, facts, isvc, isvc.namespace or "")
+    ctx = make_context(
+        policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
+    )
     candidates = chooser.candidates(ctx)
     case = attrs.evolve(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}

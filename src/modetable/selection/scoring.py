@@ -9,7 +9,7 @@ from typing import Any
 
 from modetable.rules.model import Weight
 from modetable.rules.policy import Policy
-from modetable.selection.formats import Entry, ModelFacts, sides_match
+from modetable.selection.formats import Entry
 from modetable.selection.rules import selection_rules
 
 
@@ -31,17 +31,6 @@ def entry_score(policy: Policy, entry: Entry) -> int:
         entry.framework.weight, rules.framework_weight
     )
     return weights * priority_of(policy, entry)
-
-
-def score(policy: Policy, entries: tuple[Entry, ...], model: ModelFacts) -> int:
-    """The best entry score over entries matching the model's format and framework
-    (names and versions), leaving out `autoSelect: false`; 0 with none."""
-    scores = [
-        entry_score(policy, e)
-        for e in entries
-        if e.auto_select is not False and sides_match(policy, e, model)
-    ]
-    return max(scores) if scores else 0
 
 
 def shown_weight(policy: Policy, entry: Entry) -> int:
