@@ -163,3 +163,15 @@ def test_a_router_in_multinode_fails_in_v122_too(v122):
         "router": "MultiNode (ComponentAnnotation)",
     }
     assert result.reconcile == {"router": "invalid deployment mode for router"}
+
+
+def test_a_router_in_any_mode_it_cannot_run_gets_the_routers_error(v13, v122):
+    """OME's router reconciler has one error for every mode it has no workload for."""
+    virtual = isvc_doc(engine={}, router=mode_annotation("VirtualDeployment"))
+    assert running(v13, virtual).reconcile == {"router": "invalid deployment mode for router"}
+    ray = isvc_doc(engine={}, router=mode_annotation("MultiNodeRayVLLM"))
+    assert running(v122, ray).reconcile == {"router": "invalid deployment mode for router"}
+    assert modes_of(running(v13, ray)) == {
+        "engine": "RawDeployment (Default)",
+        "router": "RawDeployment (Default)",
+    }
