@@ -42,3 +42,9 @@ def modes_of(result) -> dict[str, str]:
 def admission(policy, isvc: dict):
     cluster = cluster_of(policy, isvc)
     return admit(policy, cluster.isvcs[0])
+
+
+def reading_named(resolution, name: str):
+    """The one reading of `resolution` from the source printed as `name`."""
+    (found,) = [r for r in resolution.readings if r.name == name]
+    return found

@@ -87,6 +87,9 @@ def _gap(folder: Path) -> tuple[Path, tuple[str, ...]]:
     return folder, ("rules", "check")
 
 
+RULES_PLACE = re.compile(r"(rules/modes\.yaml):\d+:\d+")
+
+
 def _here(*argv: str):
     return lambda folder: (ROOT, argv)
 
@@ -158,6 +161,13 @@ def _compare(shown: Any, got: Any, values: bool, where: str) -> None:
             assert match is not None, f"{where}[{index}]: no such item in {got!r}"
             _compare(item, match, values, f"{where}[{index}]")
     elif values and not (isinstance(shown, str) and ELIDED in shown):
+        # A place in the shipped rules moves with every edit above it; the
+        # loader's positions are held exactly by the broken-rules corpus.
+        if isinstance(shown, str) and isinstance(got, str):
+            shown, got = (
+                RULES_PLACE.sub(r"\1:LINE:COL", shown),
+                RULES_PLACE.sub(r"\1:LINE:COL", got),
+            )
         assert shown == got, f"{where}: {shown!r} != {got!r}"
 
 

@@ -90,7 +90,7 @@ def test_v13_against_v122_resolution_and_admission():
     running = sections["running mode of the engine and decoder"]
     # A leader/worker alone: MultiNode in v1.2.2, OMENative since v1.3.
     assert (
-        "unset|OMENative",
+        "not VirtualDeployment",
         "unset",
         "not RawDeployment|OMENative",
         "set",

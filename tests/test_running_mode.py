@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import isvc_doc, mode_annotation, runtime_doc
-from helpers_modes import modes_of, running
+from helpers_modes import modes_of, reading_named, running
 
 LEADER = {"leader": {"runner": {"image": "x"}}}
 WORKER = {"worker": {"size": 1}}
@@ -100,10 +100,13 @@ def test_no_other_value_counts_on_the_isvc_in_v13(v13):
     assert (reading.name, reading.verdict) == ("ServiceAnnotation", "not_accepted")
 
 
-def test_the_isvc_annotation_counted_in_v122(v122):
-    """Modelled decision: v1.2.2 read any valid mode from the ISVC's metadata annotation."""
+def test_no_other_value_counts_on_the_isvc_in_v122_either(v122):
+    """v1.2.2's webhook stamped the annotation; its components never read it back."""
     isvc = with_service_annotation(isvc_doc(engine=dict(LEADER)), "RawDeployment")
-    assert modes_of(running(v122, isvc)) == {"engine": "RawDeployment (ServiceAnnotation)"}
+    result = running(v122, isvc)
+    assert modes_of(result) == {"engine": "MultiNode (LeaderWorkerShape)"}
+    reading = reading_named(result.components["engine"], "ServiceAnnotation")
+    assert (reading.value, reading.verdict) == ("RawDeployment", "not_accepted")
 
 
 def test_virtual_deployment_on_a_component_fails_and_stops_later_components(v13):
@@ -130,7 +133,7 @@ def test_a_misspelled_isvc_annotation_hides_the_runtimes_after_the_merge(v13):
     isvc = isvc_doc(deploymentMode="OMENative", engine=mode_annotation("multinode"))
     result = running(v13, isvc, runtime_doc(engineConfig=mode_annotation("MultiNode")))
     assert modes_of(result) == {"engine": "OMENative (ServiceSpec)"}
-    reading = result.components["engine"].readings[2]
+    reading = reading_named(result.components["engine"], "ComponentAnnotation")
     assert (reading.value, reading.verdict, reading.origin) == ("multinode", "not_valid", "isvc")
 
 

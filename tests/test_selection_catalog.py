@@ -126,18 +126,14 @@ def test_bge_names_its_runtime_before_the_model_has_a_format(clusters):
     ]
 
 
-def test_llama_4_scout_metadata_annotation_counts_only_before_v13(clusters):
-    """Its metadata.annotations set RawDeployment: since v1.3 only VirtualDeployment
-    counts there, so the Default decides; v1.2.2 read the service annotation."""
-    modern = outcome(clusters, "llama-4-scout-17b-16e-instruct/llama-4-scout-17b-16e-instruct")
-    assert {n: (r.mode, r.source) for n, r in modern.components.items()} == {
-        "engine": ("RawDeployment", "Default"),
-        "router": ("RawDeployment", "Default"),
-    }
-    old = outcome(
-        clusters, "llama-4-scout-17b-16e-instruct/llama-4-scout-17b-16e-instruct", "v1.2.2"
-    )
-    assert {n: r.source for n, r in old.components.items()} == {
-        "engine": "ServiceAnnotation",
-        "router": "ServiceAnnotation",
-    }
+def test_llama_4_scout_metadata_annotation_counts_in_neither_version(clusters):
+    """Its metadata.annotations set RawDeployment: only VirtualDeployment counts
+    there, so the Default decides, in v1.3 and in v1.2.2 alike."""
+    for version in ("v1.3", "v1.2.2"):
+        found = outcome(
+            clusters, "llama-4-scout-17b-16e-instruct/llama-4-scout-17b-16e-instruct", version
+        )
+        assert {n: (r.mode, r.source) for n, r in found.components.items()} == {
+            "engine": ("RawDeployment", "Default"),
+            "router": ("RawDeployment", "Default"),
+        }, version

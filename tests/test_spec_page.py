@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import isvc_doc, mode_annotation, runtime_doc
-from helpers_modes import admission, match, modes_of, requested, running
+from helpers_modes import admission, match, modes_of, reading_named, requested, running
 
 MISMATCH = "runtime {c} deployment mode {rt} does not match requested {c} deployment mode {isvc}"
 
@@ -427,7 +427,7 @@ def test_the_runtimes_mode_becomes_the_components_mode_ahead_of_spec_deployment_
     isvc = isvc_doc(deploymentMode="OMENative", engine={}, runtime={"name": "rt"})
     result = running(v13, isvc, engine_runtime("MultiNode"), named=True)
     assert modes_of(result) == {"engine": "MultiNode (ComponentAnnotation)"}
-    reading = result.components["engine"].readings[2]
+    reading = reading_named(result.components["engine"], "ComponentAnnotation")
     assert (reading.name, reading.origin) == ("ComponentAnnotation", "runtime")
 
 
@@ -436,7 +436,7 @@ def test_only_the_components_own_annotation_overrides_the_runtime(v13):
     isvc = isvc_doc(engine=mode_annotation("RawDeployment"), runtime={"name": "rt"})
     result = running(v13, isvc, engine_runtime("MultiNode"), named=True)
     assert modes_of(result) == {"engine": "RawDeployment (ComponentAnnotation)"}
-    assert result.components["engine"].readings[2].origin == "isvc"
+    assert reading_named(result.components["engine"], "ComponentAnnotation").origin == "isvc"
 
 
 def test_an_isvc_declaring_no_mode_can_run_as_multinode(v13):

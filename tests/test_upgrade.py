@@ -40,8 +40,9 @@ def documents() -> list[dict]:
         isvc_doc("grouped", "a", engine={}, runtime={"name": "lws-bare"}),
         isvc_doc("asks-native", "a", engine={}, deploymentMode="OMENative"),
         isvc_doc("steady", "b", engine={}, runtime={"name": "plain"}),
+        # v1.2.2's webhook stamped MultiNode on such a service; it never counted.
         {
-            **isvc_doc("meta-mn", "b", engine={}, runtime={"name": "plain"}),
+            **isvc_doc("meta-mn", "b", engine={"leader": {}}, runtime={"name": "plain"}),
             "metadata": {
                 "name": "meta-mn",
                 "namespace": "b",
@@ -121,18 +122,21 @@ def test_a_runtime_that_now_rejects_gives_way(fleet):
     assert item["breaking"] is False
 
 
-def test_a_metadata_annotation_stops_counting(fleet):
+def test_the_stamped_metadata_annotation_does_not_keep_multinode(fleet):
+    """mode-facts: the annotation v1.2.2 put in metadata.annotations does not count,
+    so a leader/worker engine moves to OMENative all the same."""
     item = _items(run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json"))["b/meta-mn"]
     engine = item["components"]["engine"]
-    assert (engine["from"], engine["to"], engine["why"]) == (
-        {"mode": "MultiNode", "source": "ServiceAnnotation"},
-        {"mode": "RawDeployment", "source": "Default"},
+    assert (engine["from"], engine["to"], engine["why"], engine["notes"]) == (
+        {"mode": "MultiNode", "source": "LeaderWorkerShape"},
+        {"mode": "OMENative", "source": "LeaderWorkerShape"},
+        ["LeaderWorkerShape gives OMENative in v1.3, MultiNode in v1.2.2"],
         [
-            "ServiceAnnotation no longer decides in v1.3: "
-            "MultiNode: this source takes only VirtualDeployment"
+            "engine moves to new OMENative pods; its MultiNode workload (a LeaderWorkerSet) "
+            "keeps running until you delete it"
         ],
     )
-    assert engine["notes"] == [] and engine["changes"] == []
+    assert engine["changes"] == []
 
 
 def test_what_stays_is_listed_as_unchanged(fleet):
@@ -159,7 +163,7 @@ def test_the_upgrade_summary(fleet):
         "unchanged": 1,
         "breaking": 1,
         "runtime_changes": 1,
-        "mode_changes": {"engine": {"MultiNode -> OMENative": 2, "MultiNode -> RawDeployment": 1}},
+        "mode_changes": {"engine": {"MultiNode -> OMENative": 3}},
         "new_problems": {"denied": 0, "no_runtime": 0, "run_failure": 0},
         "fixed_problems": {"denied": 0, "no_runtime": 0, "run_failure": 0},
         "with_changes_to_make": 1,
