@@ -134,3 +134,10 @@ def test_markers_inside_code_spans_are_prose():
     )
     (region,) = find_regions(page, "page.md", known)
     assert (region.name, region.begin) == ("one", 1)
+
+
+def test_a_page_beginning_with_a_byte_order_mark_keeps_it():
+    page = "\ufeff<!-- BEGIN modetable:one -->\nstale\n<!-- END modetable:one -->\ntail\n"
+    assert render(page, one="fresh\n") == (
+        "\ufeff<!-- BEGIN modetable:one -->\n\nfresh\n\n<!-- END modetable:one -->\ntail\n"
+    )

@@ -22,11 +22,14 @@ from modetable.errors import ErrorList, Location, ModetableError
 
 MARKER_PREFIX = "modetable:"
 _MARKER = re.compile(r"<!--\s*(BEGIN|END)\s+modetable:")
+# A page may begin with a byte-order mark: it stays, and the marker still counts.
 _BEGIN = re.compile(
-    r"^[ \t]*<!--[ \t]*BEGIN[ \t]+modetable:(?P<name>[a-z0-9-]+)"
+    r"^\ufeff?[ \t]*<!--[ \t]*BEGIN[ \t]+modetable:(?P<name>[a-z0-9-]+)"
     r"(?P<args>(?:[ \t]+[a-z_]+=[^\s=]+)*)[ \t]*-->[ \t]*$"
 )
-_END = re.compile(r"^[ \t]*<!--[ \t]*END[ \t]+modetable:(?P<name>[a-z0-9-]+)[ \t]*-->[ \t]*$")
+_END = re.compile(
+    r"^\ufeff?[ \t]*<!--[ \t]*END[ \t]+modetable:(?P<name>[a-z0-9-]+)[ \t]*-->[ \t]*$"
+)
 _FENCE = re.compile(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 
