@@ -294,3 +294,23 @@ def test_match_exits_1_when_the_named_runtimes_chain_is_broken_even_if_another_p
         "(chain so far: [child])",
         "other          Cluster  Passes    -      -",
     ]
+
+
+def test_an_empty_runtime_name_is_an_error_not_an_absent_option():
+    cases = [
+        (
+            "effective",
+            "--runtime",
+            "modetable: error: no runtime '' for namespace llama-demo among the manifests",
+        ),
+        ("match", "--runtime", "modetable: error: no runtime '' for namespace llama-demo"),
+        (
+            "explain",
+            "--why",
+            "modetable: error: no runtime '' for namespace llama-demo (found: "
+            "srt-llama-3-3-70b-instruct, srt-llama-3-3-70b-instruct-multinode)",
+        ),
+    ]
+    for command, option, message in cases:
+        run = run_cli(command, option, "", "--isvc", "llama-3-70b", str(EXAMPLES))
+        assert (run.code, run.err) == (2, message + "\n"), command

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     isvc, cluster = isvc_and_cluster(rules, args, io)
     request = runtime_request(rules, isvc)
     named_runtime = find_named_runtime(rules, cluster, isvc, request) if request else None
-    if request and named_runtime is None and not args.runtime:
+    if request and named_runtime is None and args.runtime is None:
         raise ModetableError(
             f"InferenceService {isvc.ref} names runtime {request.name!r}, "
             "which is not among the manifests",
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         )
     runtime = named_runtime
     selected = False
-    if args.runtime:
+    if args.runtime is not None:
         runtime = _runtime_by_name(cluster, isvc, args.runtime, named_runtime)
     elif request is None:
         # None named: the runtime OME would select, if any.

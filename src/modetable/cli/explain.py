@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         cluster = load_cluster(rules, args.manifests, io)
         namespace, _, name = args.model.rpartition("/")
         explanation = explain_model(rules, cluster, name, namespace or DEFAULT_NAMESPACE)
-    trace = why(explanation, args.why) if args.why else None
+    trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:
         io.stderr.write(explanation.note + "\n")
     if args.output != "table":

@@ -36,7 +36,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     candidates = sorted(
         cluster.runtimes_for(isvc.namespace), key=lambda r: (r.scope != "namespace", r.name)
     )
-    if args.runtime:
+    if args.runtime is not None:
         candidates = [r for r in candidates if r.name == args.runtime]
         if not candidates:
             raise ModetableError(f"no runtime {args.runtime!r} for namespace {isvc.namespace}")
