@@ -11,7 +11,6 @@ component and an intersection across components, computed once per request.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable
 from functools import cached_property
 
 import attrs
@@ -24,17 +23,6 @@ from modetable.rules.policy import Policy
 # One InferenceService's request: (component, requested mode) per compared
 # component, in the rules' component order.
 Request = tuple[tuple[str, str | None], ...]
-
-
-def group_by(
-    runtimes: Iterable[Manifest], keys: Callable[[Manifest], Iterable[Hashable]]
-) -> dict[Hashable, frozenset[Manifest]]:
-    """Runtimes under every key `keys` gives for them."""
-    groups: dict[Hashable, set[Manifest]] = defaultdict(set)
-    for runtime in runtimes:
-        for key in keys(runtime):
-            groups[key].add(runtime)
-    return {key: frozenset(members) for key, members in groups.items()}
 
 
 @attrs.frozen(eq=False)

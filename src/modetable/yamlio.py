@@ -27,8 +27,6 @@ MAX_INPUT_BYTES = 32 * 1024 * 1024
 MAX_NODES = 4_000_000
 MAX_DEPTH = 200
 _SELF_ALIAS = "YAML alias refers to a node that holds it"
-# Kept for callers of the first version of this module.
-MAX_EXPANDED_NODES = MAX_NODES
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _YAML_TAG = "tag:yaml.org,2002:"

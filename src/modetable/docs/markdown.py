@@ -74,7 +74,3 @@ def words(items: Sequence[str], conjunction: str) -> str:
 
 def bullets(items: Sequence[str]) -> str:
     return "".join(f"- {_NEWLINE.sub(' ', item)}\n" for item in items)
-
-
-def numbered(items: Sequence[str]) -> str:
-    return "".join(f"{n}. {_NEWLINE.sub(' ', item)}\n" for n, item in enumerate(items, 1))

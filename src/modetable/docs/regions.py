@@ -20,7 +20,6 @@ import attrs
 
 from modetable.errors import ErrorList, Location, ModetableError
 
-MARKER_PREFIX = "modetable:"
 _MARKER = re.compile(r"<!--\s*(BEGIN|END)\s+modetable:")
 # A page may begin with a byte-order mark: it stays, and the marker still counts.
 _BEGIN = re.compile(

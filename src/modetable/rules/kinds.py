@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -74,10 +74,6 @@ def split_annotated(type_: Any) -> tuple[Any, tuple[Any, ...]]:
         inner, more = split_annotated(base)
         return inner, (*more, *extras)
     return type_, ()
-
-
-def markers(type_: Any, kind: type) -> Iterator[Any]:
-    return (m for m in split_annotated(type_)[1] if isinstance(m, kind))
 
 
 def field_types(cls: type) -> dict[str, Any]:
