@@ -415,3 +415,10 @@ def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> No
                 where(node, segment, manifest.where),
             )
         node = value
+
+
+def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
+    """A runtime as the JSON contracts name it: `{"name", "kind"}`, or null."""
+    if runtime is None:
+        return None
+    return {"name": runtime.name, "kind": runtime.kind}

@@ -203,3 +203,23 @@ def _shown(value: str) -> str:
     if value and value == value.strip() and value.isprintable():
         return value
     return json.dumps(value, ensure_ascii=False)
+
+
+def reading_json(reading: Reading) -> dict[str, Any]:
+    """A source's reading as the JSON contracts show it (docs/json.md)."""
+    return {
+        "source": reading.name,
+        "path": reading.path,
+        "value": reading.value,
+        "verdict": reading.verdict,
+        "why": reading.note,
+        **({"at": str(reading.where)} if reading.where else {}),
+    }
+
+
+def resolution_json(resolution: Resolution, *, trace: bool = True) -> dict[str, Any]:
+    """`{"mode", "source"}`, with the sources passed over when `trace`."""
+    data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source}
+    if trace:
+        data["passed_over"] = [reading_json(r) for r in resolution.passed_over]
+    return data

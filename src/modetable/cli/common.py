@@ -158,27 +158,3 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
         return found[0], cluster
     cluster = load_cluster(policy, args.manifests, io)
     return cluster.find_isvc(ref), cluster
-
-
-def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
-    if runtime is None:
-        return None
-    return {"name": runtime.name, "kind": runtime.kind}
-
-
-def reading_json(reading: Any) -> dict[str, Any]:
-    return {
-        "source": reading.name,
-        "path": reading.path,
-        "value": reading.value,
-        "verdict": reading.verdict,
-        "why": reading.note,
-        **({"at": str(reading.where)} if reading.where else {}),
-    }
-
-
-def resolution_json(resolution: Any, *, trace: bool = True) -> dict[str, Any]:
-    data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source}
-    if trace:
-        data["passed_over"] = [reading_json(r) for r in resolution.passed_over]
-    return data

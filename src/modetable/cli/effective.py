@@ -10,10 +10,10 @@ from modetable.cli.common import (
     add_isvc_inputs,
     isvc_and_cluster,
     policy,
-    resolution_json,
-    runtime_json,
 )
 from modetable.errors import ModetableError
+from modetable.manifests import runtime_json
+from modetable.modes import resolution_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,9 +10,9 @@ from modetable.cli.common import (
     add_isvc_inputs,
     isvc_and_cluster,
     policy,
-    resolution_json,
 )
 from modetable.errors import ModetableError
+from modetable.modes import resolution_json
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

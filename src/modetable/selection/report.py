@@ -4,17 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from modetable.manifests import runtime_json
 from modetable.matching import NONE as NONE_WORD
-from modetable.modes import USED, Resolution
+from modetable.modes import USED, resolution_json
 from modetable.rules.policy import Policy
 from modetable.selection.checks import SKIPPED, Candidate, CheckResult
 from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
 from modetable.templates import fill
-
-
-def _resolution(resolution: Resolution) -> dict[str, Any]:
-    return {"mode": resolution.mode, "source": resolution.source}
 
 
 def candidate_json(candidate: Candidate) -> dict[str, Any]:
@@ -45,8 +42,8 @@ def check_json(result: CheckResult) -> dict[str, Any]:
             c.component: {
                 "row": c.row,
                 "outcome": c.outcome,
-                "requested": _resolution(c.requested),
-                "declared": _resolution(c.declared),
+                "requested": resolution_json(c.requested, trace=False),
+                "declared": resolution_json(c.declared, trace=False),
             }
             for c in result.match.components
         }
@@ -56,13 +53,12 @@ def check_json(result: CheckResult) -> dict[str, Any]:
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     """`modetable select -o json`: the runtime used, the messages, admission,
     events, conditions, each component's running mode, and the candidates."""
-    runtime = outcome.runtime
     named_check = outcome.named_check
     return {
         "isvc": outcome.isvc.ref,
         "version": outcome.version,
         "result": outcome.result,
-        "runtime": {"name": runtime.name, "kind": runtime.kind} if runtime else None,
+        "runtime": runtime_json(outcome.runtime),
         "named": outcome.named,
         "message": outcome.message,
         "admission": {
@@ -83,7 +79,9 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             }
             for c in outcome.conditions
         ],
-        "components": {name: _resolution(r) for name, r in outcome.components.items()},
+        "components": {
+            name: resolution_json(r, trace=False) for name, r in outcome.components.items()
+        },
         "reconcile": dict(outcome.reconcile),
         "candidates": [candidate_json(c) for c in outcome.candidates],
         "named_check": candidate_json(named_check) if named_check else None,
