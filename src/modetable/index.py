@@ -1,6 +1,7 @@
 """Runtimes indexed for pruning, so a fleet is not compared pair by pair.
 
-Built once per cluster and version: each runtime's declared mode per compared
+Built once per cluster and version, with the version's matching table compiled
+(modetable.compiled): each runtime's declared mode per compared
 component (as auto-selection reads it: inherited annotations do not count),
 grouped by mode; runtimes by namespace; and any other grouping a caller keys
 them by (format names, for example). With the compiled matching table, the
@@ -15,6 +16,7 @@ from functools import cached_property
 
 import attrs
 
+from modetable.compiled import CompiledMatching, compile_matching
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import runtime_objects
 from modetable.modes import Resolution, resolve
@@ -29,6 +31,8 @@ Request = tuple[tuple[str, str | None], ...]
 class RuntimeIndex:
     policy: Policy = attrs.field(repr=False)
     cluster: Cluster = attrs.field(repr=False)
+    # The policy's matching table as lookups, compiled once for this index.
+    compiled: CompiledMatching = attrs.field(repr=False)
     # runtime → component → its declared mode with the trace, for auto-selection.
     declared: dict[Manifest, dict[str, Resolution]] = attrs.field(repr=False)
     # component → declared mode (None: no mode) → runtimes.
@@ -56,7 +60,7 @@ class RuntimeIndex:
         found = self._passing.get(request)
         if found is None:
             found = self.all
-            compiled = self.policy.compiled
+            compiled = self.compiled
             for component, requested in request:
                 groups = self.by_declared[component]
                 allowed = compiled.passing_declared(component, requested)
@@ -90,6 +94,7 @@ def build_index(policy: Policy, cluster: Cluster) -> RuntimeIndex:
     return RuntimeIndex(
         policy=policy,
         cluster=cluster,
+        compiled=compile_matching(policy),
         declared=declared,
         by_declared={
             name: {mode: frozenset(members) for mode, members in groups.items()}

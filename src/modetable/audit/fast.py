@@ -240,7 +240,7 @@ class FleetSelector:
     def _mode_step(self, ctx: Context, runtime: Manifest, check: SelectionCheck) -> CheckResult:
         """The mode check from the index's declared modes and the compiled table."""
         assert ctx.requested is not None
-        compiled = self.policy.compiled
+        compiled = self.index.compiled
         declared = self.index.declared[runtime]
         components = []
         for component, requested in ctx.requested.items():

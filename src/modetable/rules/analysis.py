@@ -24,9 +24,9 @@ import attrs
 from modetable.errors import Location
 from modetable.matching import row_matches
 from modetable.rules.callsites import call_sites
-from modetable.rules.load import field_name
 from modetable.rules.patterns import compress, describe
 from modetable.rules.policy import Policy, RuleSet
+from modetable.rules.positions import field_name
 from modetable.rules.validate import index
 from modetable.versions import in_force
 

@@ -27,9 +27,9 @@ from cattrs.gen import make_dict_structure_fn, override
 from modetable.errors import ErrorList, Location, ModetableError
 from modetable.rules.kinds import yaml_key
 from modetable.rules.model import Condition, RuleFile
-from modetable.yamlio import YamlList, YamlMap, decode, load_documents
-
-PathPart = str | int
+from modetable.rules.positions import PathPart, field_name, locate
+from modetable.rules.validate import validate
+from modetable.yamlio import decode, load_documents
 
 
 class _StructureError(ValueError):
@@ -221,32 +221,6 @@ def _leaf_errors(
         yield here, exc
 
 
-def locate(document: Any, path: tuple[PathPart, ...], file: str, *, key: bool = False) -> Location:
-    """The position of the node at `path`, or of its nearest existing ancestor."""
-    node = document
-    best = Location(file, 1, 1)
-    for depth, part in enumerate(path):
-        last = depth == len(path) - 1
-        if isinstance(node, YamlMap):
-            if part not in node:
-                return node.where()
-            best = node.key_where(part) if (last and key) else node.where(part)
-            node = node[part]
-        elif isinstance(node, YamlList) and isinstance(part, int) and 0 <= part < len(node):
-            best = node.where(part)
-            node = node[part]
-        else:
-            break
-    return best
-
-
-def field_name(path: tuple[PathPart, ...]) -> str:
-    text = ""
-    for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text or "the file"
-
-
 def _message(exc: BaseException, path: tuple[PathPart, ...]) -> str:
     name = field_name(path)
     if isinstance(exc, ForbiddenExtraKeysError):
@@ -301,8 +275,6 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
     document, start = documents[0]
     if not isinstance(document, dict):
         raise ModetableError("a rules file is a mapping", start)
-    from modetable.rules.validate import validate
-
     errors: list[ModetableError] = []
     try:
         rules = converter().structure(document, RuleFile)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 
 from modetable import paths
 from modetable.errors import Location, ModetableError
-from modetable.rules.load import bundled_rules_path, locate, parse_rules, read_rules_text
+from modetable.rules.load import bundled_rules_path, parse_rules, read_rules_text
 from modetable.rules.model import (
     AdmissionRule,
     Component,
@@ -24,11 +24,9 @@ from modetable.rules.model import (
     RunFailure,
     Source,
 )
+from modetable.rules.positions import locate
 from modetable.templates import fill
 from modetable.versions import in_force, parse_version
-
-if TYPE_CHECKING:
-    from modetable.compiled import CompiledMatching
 
 PURPOSES = ("requested", "declared", "running")
 
@@ -81,13 +79,6 @@ class Policy:
         return tuple(
             r for r in self.rules.matching.rows if in_force(r.since, r.until, self.version)
         )
-
-    @cached_property
-    def compiled(self) -> CompiledMatching:
-        """The matching table as lookups, compiled on first use (see modetable.compiled)."""
-        from modetable.compiled import compile_matching
-
-        return compile_matching(self)
 
     @cached_property
     def admission(self) -> tuple[AdmissionRule, ...]:

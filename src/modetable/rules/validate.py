@@ -28,12 +28,11 @@ from modetable.rules.kinds import (
     split_annotated,
     yaml_key,
 )
-from modetable.rules.load import locate
 from modetable.rules.model import AdmissionRule, RuleFile, SelectionCheck, Source
+from modetable.rules.positions import PathPart, locate
 from modetable.templates import placeholders
 from modetable.versions import parse_version
 
-PathPart = str | int
 VERSION_FIELDS = ("since", "until")
 _VERSION_REF = typing.Annotated[str, Ref("version")]
 
