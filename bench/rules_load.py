@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from modetable.authoring.analysis import analyse
+from modetable.authoring.diff import Side, diff
+from modetable.authoring.examples import run_examples
 from modetable.render import table
-from modetable.rules.analysis import analyse
-from modetable.rules.diff import Side, diff
-from modetable.rules.examples import run_examples
 from modetable.rules.load import bundled_rules_path, converter, parse_rules, read_rules_text
 from modetable.rules.model import RuleFile
 from modetable.rules.policy import load_ruleset

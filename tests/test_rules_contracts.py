@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from conftest import RULES
 
+from modetable.authoring.callsites import call_sites
 from modetable.errors import ModetableError
 from modetable.rules import load_ruleset
-from modetable.rules.callsites import call_sites
 from modetable.rules.model import EXPLANATION_PARAMS, PATH_PARAMS
 
 

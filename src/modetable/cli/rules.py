@@ -141,8 +141,8 @@ def _check(args: argparse.Namespace, io: Io) -> int:
 
 def _analyse(ruleset: Any) -> tuple[list[tuple[Location, dict[str, Any]]], list[dict[str, Any]]]:
     """The analysis's findings and the examples' runs (a failing example is a finding)."""
-    from modetable.rules.analysis import analyse
-    from modetable.rules.examples import run_examples
+    from modetable.authoring.analysis import analyse
+    from modetable.authoring.examples import run_examples
 
     found = [
         (
@@ -211,8 +211,8 @@ def _count(number: int, noun: str) -> str:
 
 
 def _diff(args: argparse.Namespace, io: Io) -> int:
+    from modetable.authoring.diff import Side, diff
     from modetable.render import dump, table
-    from modetable.rules.diff import Side, diff
     from modetable.rules.policy import load_ruleset
 
     ruleset = load_ruleset(_rules_file(args))

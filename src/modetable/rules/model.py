@@ -49,7 +49,7 @@ Condition = Annotated[str, Ref("mode", also=CONDITION_WORDS)] | tuple[ModeName, 
 # stage's wrapper (admission.py): the contract their placeholders are checked
 # against. A message a rule names gets what that rule's field says
 # (Ref.params); one the code names itself, what the call passes
-# (rules/callsites.py, checked by `modetable rules check`).
+# (authoring/callsites.py, checked by `modetable rules check`).
 EXPLANATION_PARAMS: Mapping[str, tuple[str, ...]] = {
     "used": ("mode", "value"),
     "absent": (),

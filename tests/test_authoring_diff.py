@@ -8,9 +8,9 @@ from conftest import RULES, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modetable.authoring.diff import Change, Side, diff
+from modetable.authoring.patterns import compress, show_set
 from modetable.rules import load_ruleset
-from modetable.rules.diff import Change, Side, diff
-from modetable.rules.patterns import compress, show_set
 
 
 def sections_of(before: str, after: str) -> dict:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import attrs
 
+from modetable.authoring.scenarios import NAMED, PRESENT, resolve_values, source_slot
 from modetable.errors import Location, ModetableError
 from modetable.matching import decide
 from modetable.rules.model import Example, SourceExample
 from modetable.rules.policy import Policy, RuleSet
-from modetable.rules.scenarios import NAMED, PRESENT, resolve_values, source_slot
 from modetable.versions import in_force
 
 NONE = "none"

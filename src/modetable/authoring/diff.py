@@ -27,13 +27,13 @@ from typing import Any
 import attrs
 
 from modetable.admission import admit
+from modetable.authoring.patterns import compress, show_set
+from modetable.authoring.scenarios import NAMED, PRESENT, UNSET, Slot, domain, objects, slots
 from modetable.errors import Location, ModetableError
 from modetable.manifests import Manifest
 from modetable.matching import decide
 from modetable.modes import Resolution
-from modetable.rules.patterns import compress, show_set
 from modetable.rules.policy import PURPOSES, Policy
-from modetable.rules.scenarios import NAMED, PRESENT, UNSET, Slot, domain, objects, slots
 from modetable.versions import describe_range
 
 NO_MODE = "none"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from conftest import RULES, run_cli
 
+from modetable.authoring.analysis import analyse, code_findings, unused
 from modetable.rules import load_ruleset
-from modetable.rules.analysis import analyse, code_findings, unused
 
 VERSIONS = ("v1.2.2", "v1.3")
 

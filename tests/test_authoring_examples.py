@@ -6,8 +6,8 @@ from pathlib import Path
 
 from conftest import RULES, run_cli
 
+from modetable.authoring.examples import run_examples
 from modetable.rules import load_ruleset
-from modetable.rules.examples import run_examples
 
 
 def edited(tmp_path: Path, old: str, new: str) -> Path:

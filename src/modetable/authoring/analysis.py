@@ -21,10 +21,10 @@ from itertools import product
 
 import attrs
 
+from modetable.authoring.callsites import call_sites
+from modetable.authoring.patterns import compress, describe
 from modetable.errors import Location
 from modetable.matching import row_matches
-from modetable.rules.callsites import call_sites
-from modetable.rules.patterns import compress, describe
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.positions import field_name
 from modetable.rules.validate import index
