@@ -3,6 +3,8 @@ InferenceService component by component."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 
 from modetable import paths
@@ -13,29 +15,30 @@ from modetable.rules.model import Component, Condition, Row
 from modetable.rules.policy import Policy
 from modetable.runtimes import InheritanceError, resolve_chain
 
-# Condition words of the table (see rules/modes.yaml, matching).
+# The condition words of the table (rules/modes.yaml, matching), each with
+# what it means: whether one input's `value` meets it, `other` being the other
+# input. The rules' model allows exactly these words (rules.model.ConditionWord).
 ANY = "-"
-NONE = "none"
+NONE = "none"  # also how examples and tables write "no mode"
 SOME = "mode"
 SAME = "same"
 DIFFERENT = "different"
+CONDITIONS: dict[str, Callable[[str | None, str | None], bool]] = {
+    ANY: lambda value, other: True,
+    NONE: lambda value, other: value is None,
+    SOME: lambda value, other: value is not None,
+    SAME: lambda value, other: value is not None and value == other,
+    DIFFERENT: lambda value, other: value is not None and other is not None and value != other,
+}
 
 
 def condition_holds(condition: Condition, value: str | None, other: str | None) -> bool:
-    """Whether one input's `value` meets `condition`; `other` is the other input."""
+    """Whether one input's `value` meets `condition`; `other` is the other input.
+    A condition is a word, a list of modes, or one mode."""
     if isinstance(condition, tuple):
         return value in condition
-    if condition == ANY:
-        return True
-    if condition == NONE:
-        return value is None
-    if condition == SOME:
-        return value is not None
-    if condition == SAME:
-        return value is not None and value == other
-    if condition == DIFFERENT:
-        return value is not None and other is not None and value != other
-    return value == condition
+    holds = CONDITIONS.get(condition)
+    return holds(value, other) if holds is not None else value == condition
 
 
 def row_matches(row: Row, requested: str | None, declared: str | None) -> bool:

@@ -8,6 +8,7 @@ and why it was used or passed over.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -19,15 +20,19 @@ from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
 from modetable.yamlio import YamlMap, describe, where
 
-# Verdicts a source can get; "used" decides, the rest are passed over.
-USED = "used"
-ABSENT = "absent"
-SHADOWED = "shadowed"
-NOT_IN_VERSION = "not_in_version"
-DOES_NOT_COUNT = "does_not_count"
-WHEN_NAMED = "when_named"
-NOT_VALID = "not_valid"
-NOT_ACCEPTED = "not_accepted"
+
+class Verdict(StrEnum):
+    """What became of a source: USED decides, the rest are passed over. Each is
+    also the key of its explanation in the rules (`explanations`)."""
+
+    USED = "used"
+    ABSENT = "absent"
+    SHADOWED = "shadowed"
+    NOT_IN_VERSION = "not_in_version"
+    DOES_NOT_COUNT = "does_not_count"
+    WHEN_NAMED = "when_named"
+    NOT_VALID = "not_valid"
+    NOT_ACCEPTED = "not_accepted"
 
 
 @attrs.frozen
@@ -54,7 +59,7 @@ class Reading:
     source: str
     name: str
     path: str
-    verdict: str
+    verdict: Verdict
     note: str
     value: Any = None
     where: Location | None = None
@@ -76,7 +81,7 @@ class Resolution:
     @property
     def passed_over(self) -> tuple[Reading, ...]:
         """Sources that held a value but did not decide, with why."""
-        return tuple(r for r in self.readings if r.verdict not in (USED, ABSENT))
+        return tuple(r for r in self.readings if r.verdict not in (Verdict.USED, Verdict.ABSENT))
 
 
 def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str | None]:
@@ -147,7 +152,7 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
                 origin=origin,
             )
         )
-        if verdict == USED:
+        if verdict == Verdict.USED:
             decided = readings[-1]
             effect = source.effect
     return Resolution(
@@ -168,10 +173,10 @@ def _verdict(
     objects: Objects,
     decided: Reading | None,
     location: Location | None,
-) -> tuple[str, str]:
+) -> tuple[Verdict, str]:
     source = plan.source
     if value is paths.MISSING:
-        return ABSENT, policy.explanation("absent")
+        return Verdict.ABSENT, policy.explanation("absent")
     if not isinstance(value, str):
         raise ModetableError(
             f"{plan.where_text} must be a string, got {describe(value)}",
@@ -179,21 +184,25 @@ def _verdict(
         )
     shown = _shown(value)
     if not plan.in_force:
-        return NOT_IN_VERSION, policy.explanation(
+        return Verdict.NOT_IN_VERSION, policy.explanation(
             "not_in_version", value=shown, range=describe_range(source.since, source.until)
         )
     if source.counts == "never":
-        return DOES_NOT_COUNT, policy.explanation("does_not_count", value=shown)
+        return Verdict.DOES_NOT_COUNT, policy.explanation("does_not_count", value=shown)
     if source.counts == "when_named" and not objects.named:
-        return WHEN_NAMED, policy.explanation("when_named", value=shown)
+        return Verdict.WHEN_NAMED, policy.explanation("when_named", value=shown)
     if decided is not None:
-        return SHADOWED, policy.explanation("shadowed", value=shown, source=decided.name)
+        return Verdict.SHADOWED, policy.explanation("shadowed", value=shown, source=decided.name)
     if not policy.is_mode(value):
-        return NOT_VALID, policy.explanation("not_valid", value=shown, version=policy.version)
+        return Verdict.NOT_VALID, policy.explanation(
+            "not_valid", value=shown, version=policy.version
+        )
     if source.accepts is not None and value not in source.accepts:
         accepts = ", ".join(source.accepts)
-        return NOT_ACCEPTED, policy.explanation("not_accepted", value=shown, accepts=accepts)
-    return USED, policy.explanation("used", mode=value, value=shown)
+        return Verdict.NOT_ACCEPTED, policy.explanation(
+            "not_accepted", value=shown, accepts=accepts
+        )
+    return Verdict.USED, policy.explanation("used", mode=value, value=shown)
 
 
 def _shown(value: str) -> str:

@@ -43,13 +43,13 @@ from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
 from modetable.selection import scoring
 from modetable.selection.checks import (
-    FAILED,
-    PASSED,
     STEPS,
     Candidate,
     CheckResult,
+    CheckState,
     Context,
     RuntimeView,
+    Step,
     assess,
     order,
     ranking_facts,
@@ -62,21 +62,14 @@ from modetable.selection.outcome import Outcome, no_runtime_message, select
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
-# The steps (rules: selection.checks[].check) pruning knows how to decide from
-# an index; any other step is only ever run, never pruned on.
-DISABLED = "disabled"
-ACCELERATOR_CLASS = "accelerator_class"
-DEPLOYMENT_MODE = "deployment_mode"
-MODEL_FORMAT = "model_format"
-MODEL_SIZE = "model_size"
-AUTO_SELECT = "auto_select"
-SCORE = "score"
-# Steps whose result depends on the runtime alone, or on it and the model.
-_RUNTIME_STEPS = frozenset({DISABLED, AUTO_SELECT})
-_MODEL_STEPS = frozenset({MODEL_FORMAT, MODEL_SIZE, SCORE})
+# The steps pruning knows how to decide from an index; any other step is only
+# ever run, never pruned on. Steps whose result depends on the runtime alone,
+# or on it and the model:
+_RUNTIME_STEPS = frozenset({Step.DISABLED, Step.AUTO_SELECT})
+_MODEL_STEPS = frozenset({Step.MODEL_FORMAT, Step.MODEL_SIZE, Step.SCORE})
 # Steps that depend on the InferenceService beyond its model, and that pruning
 # decides exactly from an index.
-_SHAPE_STEPS = frozenset({ACCELERATOR_CLASS, DEPLOYMENT_MODE})
+_SHAPE_STEPS = frozenset({Step.ACCELERATOR_CLASS, Step.DEPLOYMENT_MODE})
 
 # An InferenceService's shape: the model, its accelerator classes (with the
 # paths that named them), the modes it requests per compared component, and
@@ -205,7 +198,7 @@ class FleetSelector:
         if found is not None:
             return found
         pool: Iterable[Manifest] = self.cluster.runtimes
-        if MODEL_FORMAT in self._steps_in_force:
+        if Step.MODEL_FORMAT in self._steps_in_force:
             names = _format_key(
                 model.format.name if model.format else None,
                 model.framework.name if model.framework else None,
@@ -228,9 +221,9 @@ class FleetSelector:
         found = self._qualifying.get(shape)
         if found is None:
             found = self._passing_model(ctx, shape)
-            if ACCELERATOR_CLASS in self._steps_in_force and ctx.classes:
+            if Step.ACCELERATOR_CLASS in self._steps_in_force and ctx.classes:
                 found = found & self._runtimes_listing(tuple(name for _path, name in ctx.classes))
-            if DEPLOYMENT_MODE in self._steps_in_force:
+            if Step.DEPLOYMENT_MODE in self._steps_in_force:
                 found = found & self.index.mode_passing(shape[2])
             self._qualifying[shape] = found
         return found
@@ -260,7 +253,7 @@ class FleetSelector:
         return CheckResult(
             check=check.id,
             step=check.check,
-            state=FAILED if failed else PASSED,
+            state=CheckState.FAILED if failed else CheckState.PASSED,
             reason=match.reason if failed else None,
             match=match,
         )
@@ -271,11 +264,11 @@ class FleetSelector:
         runtime = view.runtime
         step = check.check
         model = ctx.model
-        if step == DEPLOYMENT_MODE:
+        if step == Step.DEPLOYMENT_MODE:
             key: Hashable = (check.id, shape[2], shape[3], runtime)
-        elif step == ACCELERATOR_CLASS:
+        elif step == Step.ACCELERATOR_CLASS:
             key = (check.id, ctx.classes, runtime)
-        elif step == MODEL_SIZE:
+        elif step == Step.MODEL_SIZE:
             key = (check.id, model.size, runtime)
         elif step in _MODEL_STEPS:
             key = (check.id, model_key(model), runtime)
@@ -285,7 +278,7 @@ class FleetSelector:
             return STEPS[step](ctx, view, check)
         found = self._steps.get(key)
         if found is None:
-            if step == DEPLOYMENT_MODE:
+            if step == Step.DEPLOYMENT_MODE:
                 found = self._mode_step(ctx, runtime, check)
             else:
                 found = STEPS[step](ctx, view, check)

@@ -21,7 +21,7 @@ from modetable.audit.fleet import (
 )
 from modetable.audit.moves import find_move
 from modetable.manifests import Cluster, Manifest
-from modetable.modes import SHADOWED, USED, Resolution
+from modetable.modes import Resolution, Verdict
 from modetable.rules.policy import Policy
 from modetable.selection import assess, make_context
 
@@ -170,7 +170,7 @@ class UpgradeAnalysis:
             (
                 r
                 for r in after.readings
-                if r.name == before.source and r.verdict != USED and r.value is not None
+                if r.name == before.source and r.verdict != Verdict.USED and r.value is not None
             ),
             None,
         )
@@ -179,14 +179,14 @@ class UpgradeAnalysis:
                 r
                 for r in before.readings
                 if r.source == after.source_id
-                and r.verdict not in (USED, SHADOWED)
+                and r.verdict not in (Verdict.USED, Verdict.SHADOWED)
                 and r.value is not None
             ),
             None,
         )
         # The old source merely shadowed now is said by why the new one counts.
         if passed_over is not None and not (
-            unheard is not None and passed_over.verdict == SHADOWED
+            unheard is not None and passed_over.verdict == Verdict.SHADOWED
         ):
             why.append(
                 policy.message(

@@ -24,7 +24,7 @@ import attrs
 from modetable.authoring.callsites import call_sites
 from modetable.authoring.patterns import compress, describe
 from modetable.errors import Location
-from modetable.matching import row_matches
+from modetable.matching import NONE, row_matches
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.positions import field_name
 from modetable.rules.validate import index
@@ -40,7 +40,6 @@ SEVERITY = {
     "UNUSED": WARNING,
 }
 INPUTS = ("requested", "declared")
-NONE = "none"
 
 
 @attrs.frozen

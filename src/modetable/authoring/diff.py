@@ -31,12 +31,10 @@ from modetable.authoring.patterns import compress, show_set
 from modetable.authoring.scenarios import NAMED, PRESENT, UNSET, Slot, domain, objects, slots
 from modetable.errors import Location, ModetableError
 from modetable.manifests import Manifest
-from modetable.matching import decide
+from modetable.matching import NONE, decide
 from modetable.modes import Resolution
 from modetable.rules.policy import PURPOSES, Policy
 from modetable.versions import describe_range
-
-NO_MODE = "none"
 
 
 @attrs.frozen
@@ -278,7 +276,7 @@ def _matching(before: Side, after: Side) -> Section:
         why,
         before,
         after,
-        lambda v: NO_MODE if v is None else str(v),
+        lambda v: NONE if v is None else str(v),
     )
 
 
@@ -350,7 +348,7 @@ def _slot_label(slot: Slot) -> str:
 
 def _resolution_text(policy: Policy, result: Resolution) -> str:
     if result.mode is None:
-        return NO_MODE
+        return NONE
     effect = f", {result.effect}" if result.effect else ""
     return f"{result.mode} ({result.source_id}{effect})"
 

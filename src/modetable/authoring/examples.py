@@ -11,12 +11,10 @@ import attrs
 
 from modetable.authoring.scenarios import NAMED, PRESENT, resolve_values, source_slot
 from modetable.errors import Location, ModetableError
-from modetable.matching import decide
+from modetable.matching import NONE, decide
 from modetable.rules.model import Example, SourceExample
 from modetable.rules.policy import Policy, RuleSet
 from modetable.versions import in_force
-
-NONE = "none"
 
 
 @attrs.frozen

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-ANY = "-"
+from modetable.matching import ANY  # the table's word for any value
+
 Pattern = tuple[tuple[frozenset[Any], ...], Hashable]
 
 

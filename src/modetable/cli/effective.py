@@ -12,8 +12,9 @@ from modetable.cli.common import (
     policy,
 )
 from modetable.errors import ModetableError
-from modetable.manifests import runtime_json
+from modetable.manifests import Cluster, Manifest, runtime_json
 from modetable.modes import resolution_json
+from modetable.rules.policy import Policy
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     runtime = named_runtime
     selected = False
     if args.runtime is not None:
-        runtime = _runtime_by_name(cluster, isvc, args.runtime, named_runtime)
+        runtime = _runtime_by_name(rules, cluster, isvc, args.runtime, named_runtime)
     elif request is None:
         # None named: the runtime OME would select, if any.
         from modetable.selection import select
@@ -82,7 +83,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return 0
 
 
-def _runtime_by_name(cluster: Any, isvc: Any, name: str, named: Any) -> Any:
+def _runtime_by_name(
+    policy: Policy, cluster: Cluster, isvc: Manifest, name: str, named: Manifest | None
+) -> Manifest:
+    from modetable.selection.scoring import scope_order
+
     if named is not None and named.name == name:
         return named
     found = [r for r in cluster.runtimes_for(isvc.namespace) if r.name == name]
@@ -91,5 +96,6 @@ def _runtime_by_name(cluster: Any, isvc: Any, name: str, named: Any) -> Any:
             f"no runtime {name!r} for namespace {isvc.namespace} among the manifests"
         )
     # A namespace's own runtime comes before a cluster runtime of the same name.
-    found.sort(key=lambda r: r.scope != "namespace")
+    scope = scope_order(policy)
+    found.sort(key=lambda r: scope(r.scope))
     return found[0]

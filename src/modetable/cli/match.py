@@ -28,13 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.matching import match_runtime, requested_modes
     from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
+    from modetable.selection.scoring import scope_order
 
     rules = policy(args)
     isvc, cluster = isvc_and_cluster(rules, args, io)
     request = runtime_request(rules, isvc)
     named_runtime = find_named_runtime(rules, cluster, isvc, request) if request else None
+    scope = scope_order(rules)
     candidates = sorted(
-        cluster.runtimes_for(isvc.namespace), key=lambda r: (r.scope != "namespace", r.name)
+        cluster.runtimes_for(isvc.namespace), key=lambda r: (scope(r.scope), r.name)
     )
     if args.runtime is not None:
         candidates = [r for r in candidates if r.name == args.runtime]

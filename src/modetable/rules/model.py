@@ -7,6 +7,7 @@ version-gated carries `since` (inclusive) and `until` (exclusive).
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
@@ -40,9 +41,11 @@ MessageKey = Annotated[str, Ref("message")]
 PATH_PARAMS = ("component", "isvc_field", "runtime_field", "annotation_key")
 PathTemplate = Annotated[str, Template(PATH_PARAMS)]
 
-# A row's condition on one input: "-", "none", "mode", "same", "different", a
-# mode, or a list of modes.
-CONDITION_WORDS = ("-", "none", "mode", "same", "different")
+# A row's condition on one input: one of these words (their meaning:
+# matching.CONDITIONS, tests/test_vocabulary.py holds them equal), a mode, or a
+# list of modes.
+ConditionWord = Literal["-", "none", "mode", "same", "different"]
+CONDITION_WORDS: tuple[str, ...] = typing.get_args(ConditionWord)
 Condition = Annotated[str, Ref("mode", also=CONDITION_WORDS)] | tuple[ModeName, ...]
 
 # What the engine passes each explanation (modes.py) and each admission
@@ -324,7 +327,11 @@ class ModeMove:
     note: MessageKey | None = None
 
 
-# Runtime selection (the `selection:` section).
+# Runtime selection (the `selection:` section). Each set of words below is
+# given its meaning by a table in selection/ (the step by checks.STEPS, a rank
+# key by scoring.RANK_KEYS, a difference by formats.DIFFERENCES, a label part
+# by formats.LABEL_PARTS, a `when` by outcome.when_conditions);
+# tests/test_vocabulary.py holds each pair equal.
 SelectionStep = Literal[
     "disabled",
     "accelerator_class",
@@ -638,7 +645,7 @@ class Docs:
         dict[Literal["component", "isvc_field", "runtime_field"], str], Templates(PLACEHOLDER_WORDS)
     ]
     objects: dict[SourceObject, str]
-    conditions: dict[Literal["-", "none", "mode", "same", "different"], str]
+    conditions: dict[ConditionWord, str]
     matching_table: MatchingTable
     declaration_table: DeclarationTable
     rejection_table: RejectionTable

@@ -9,6 +9,7 @@ caller that assesses many runtimes (or skips some with an index) pays for it onc
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -31,10 +32,26 @@ from modetable.templates import fill
 from modetable.versions import describe_range, in_force
 from modetable.yamlio import where
 
-# What became of a check.
-PASSED = "passed"
-FAILED = "failed"
-SKIPPED = "skipped"
+
+class CheckState(StrEnum):
+    """What became of a check on a runtime."""
+
+    PASSED = "passed"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+
+
+class Step(StrEnum):
+    """The steps a selection check can run (the rules' `selection.checks[].check`,
+    rules.model.SelectionStep); STEPS gives each its function."""
+
+    DISABLED = "disabled"
+    ACCELERATOR_CLASS = "accelerator_class"
+    DEPLOYMENT_MODE = "deployment_mode"
+    MODEL_FORMAT = "model_format"
+    MODEL_SIZE = "model_size"
+    AUTO_SELECT = "auto_select"
+    SCORE = "score"
 
 
 @attrs.frozen(eq=False)
@@ -115,7 +132,7 @@ class CheckResult:
 
     check: str
     step: str
-    state: str
+    state: CheckState
     reason: str | None = None
     # (what, value) pairs the check read, for `explain --why`.
     inputs: tuple[tuple[str, str], ...] = ()
@@ -125,7 +142,7 @@ class CheckResult:
 
     @property
     def failed(self) -> bool:
-        return self.state == FAILED
+        return self.state == CheckState.FAILED
 
 
 @attrs.frozen(eq=False)
@@ -158,14 +175,14 @@ class Candidate:
         return self.runtime.scope
 
 
-Step = Callable[[Context, RuntimeView, SelectionCheck], CheckResult]
+StepFunction = Callable[[Context, RuntimeView, SelectionCheck], CheckResult]
 
 
 def _result(check: SelectionCheck, failed: bool, reason: str | None, **extra: Any) -> CheckResult:
     return CheckResult(
         check=check.id,
         step=check.check,
-        state=FAILED if failed else PASSED,
+        state=CheckState.FAILED if failed else CheckState.PASSED,
         reason=reason if failed else None,
         **extra,
     )
@@ -282,14 +299,14 @@ def check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> Check
     return _result(check, value <= 0, reason, inputs=(("score", str(value)),))
 
 
-STEPS: dict[str, Step] = {
-    "disabled": check_disabled,
-    "accelerator_class": check_accelerator_class,
-    "deployment_mode": check_deployment_mode,
-    "model_format": check_model_format,
-    "model_size": check_model_size,
-    "auto_select": check_auto_select,
-    "score": check_score,
+STEPS: dict[Step, StepFunction] = {
+    Step.DISABLED: check_disabled,
+    Step.ACCELERATOR_CLASS: check_accelerator_class,
+    Step.DEPLOYMENT_MODE: check_deployment_mode,
+    Step.MODEL_FORMAT: check_model_format,
+    Step.MODEL_SIZE: check_model_size,
+    Step.AUTO_SELECT: check_auto_select,
+    Step.SCORE: check_score,
 }
 
 
@@ -339,7 +356,9 @@ def assess(
         if note is None and failure is not None and not full:
             note = rules.explain.words["not_reached"]
         if note is not None:
-            results.append(CheckResult(check=check.id, step=check.check, state=SKIPPED, note=note))
+            results.append(
+                CheckResult(check=check.id, step=check.check, state=CheckState.SKIPPED, note=note)
+            )
             continue
         result = step(check)
         results.append(result)
@@ -384,8 +403,8 @@ def order(policy: Policy, candidates: list[Candidate]) -> tuple[Candidate, ...]:
     """The runtimes that qualify in rank order (the first is picked), then the
     others, namespaced before cluster runtimes, each by name."""
     qualifying = sorted((c for c in candidates if c.compatible), key=scoring.rank_key(policy))
+    scope = scoring.scope_order(policy)
     others = sorted(
-        (c for c in candidates if not c.compatible),
-        key=lambda c: (c.scope != "namespace", c.name),
+        (c for c in candidates if not c.compatible), key=lambda c: (scope(c.scope), c.name)
     )
     return (*qualifying, *others)

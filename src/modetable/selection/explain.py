@@ -17,6 +17,7 @@ from modetable.selection.fields import read
 from modetable.selection.formats import model_facts
 from modetable.selection.outcome import find_model
 from modetable.selection.rules import selection_rules
+from modetable.selection.scoring import scope_order
 
 
 @attrs.frozen(eq=False)
@@ -104,7 +105,8 @@ def why(explanation: Explanation, name: str) -> Candidate:
         raise ModetableError(
             f"no runtime {name!r} for namespace {explanation.namespace} (found: {known})"
         )
-    found.sort(key=lambda c: c.scope != "namespace")
+    scope = scope_order(explanation.context.policy)
+    found.sort(key=lambda c: scope(c.scope))
     return assess(explanation.context, found[0].runtime, full=True)
 
 

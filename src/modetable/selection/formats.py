@@ -3,6 +3,7 @@ whether an entry matches, and every difference as the reason spells it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -161,18 +162,21 @@ def entries_of(
     return tuple(entries)
 
 
+# The parts a format label may name (rules.model.LabelPart), each read off the model.
+LABEL_PARTS: dict[str, Callable[[ModelFacts], str | None]] = {
+    "format_name": lambda model: model.format_name,
+    "format_version": lambda model: model.format.version,
+    "architecture": lambda model: model.architecture,
+    "quantization": lambda model: model.quantization,
+    "framework_name": lambda model: model.framework.name if model.framework else None,
+    "framework_version": lambda model: model.framework.version if model.framework else None,
+}
+
+
 def label(policy: Policy, model: ModelFacts) -> str:
     """`mt:safetensors:1.0.0:Qwen2ForCausalLM:transformers:4.40.1`; unset parts left out."""
     rule = selection_rules(policy).formats.label
-    values = {
-        "format_name": model.format_name,
-        "format_version": model.format.version,
-        "architecture": model.architecture,
-        "quantization": model.quantization,
-        "framework_name": model.framework.name if model.framework else None,
-        "framework_version": model.framework.version if model.framework else None,
-    }
-    parts = [values[part] for part in rule.parts]
+    parts = [LABEL_PARTS[part](model) for part in rule.parts]
     return rule.prefix + rule.separator.join(p for p in parts if p is not None)
 
 
@@ -283,24 +287,31 @@ def _text(node: dict[str, Any], key: str) -> str:
 # --- a whole entry --------------------------------------------------------
 
 
+# The differences the rules may list (rules.model.Difference), each with how an
+# entry and a model are compared on it: the reason's text, or None when alike.
+DIFFERENCES: dict[str, Callable[[Policy, Entry, ModelFacts], str | None]] = {
+    "pipeline": lambda policy, entry, model: pipeline_difference(
+        policy, entry.pipeline, model.pipeline
+    ),
+    "architecture": lambda policy, entry, model: attribute_difference(
+        policy, "architecture", entry.architecture, model.architecture
+    ),
+    "quantization": lambda policy, entry, model: attribute_difference(
+        policy, "quantization", entry.quantization, model.quantization
+    ),
+    "format": lambda policy, entry, model: side_difference(
+        policy, "format", entry.format, model.format
+    ),
+    "framework": lambda policy, entry, model: side_difference(
+        policy, "framework", entry.framework, model.framework
+    ),
+}
+
+
 def differences(policy: Policy, entry: Entry, model: ModelFacts) -> list[str]:
     """Every way `entry` differs from `model`, in the rules' order."""
-    found: list[str | None] = []
-    for difference in selection_rules(policy).formats.differences:
-        if difference == "pipeline":
-            found.append(pipeline_difference(policy, entry.pipeline, model.pipeline))
-        elif difference in ("architecture", "quantization"):
-            found.append(
-                attribute_difference(
-                    policy, difference, getattr(entry, difference), getattr(model, difference)
-                )
-            )
-        else:
-            found.append(
-                side_difference(
-                    policy, difference, getattr(entry, difference), getattr(model, difference)
-                )
-            )
+    found = (
+        DIFFERENCES[difference](policy, entry, model)
+        for difference in selection_rules(policy).formats.differences
+    )
     return [text for text in found if text is not None]
-
-

@@ -24,6 +24,7 @@ from modetable.runtimes import (
     find_named_runtime,
     runtime_request,
 )
+from modetable.selection import scoring
 from modetable.selection.checks import (
     Candidate,
     Context,
@@ -413,9 +414,8 @@ def no_runtime_message(ctx: Context, candidates: tuple[Candidate, ...]) -> str:
                 cluster=len(candidates) - namespaced,
             )
         )
-    excluded = sorted(
-        (c for c in candidates if c.listed), key=lambda c: (c.name, c.scope != "namespace")
-    )
+    scope = scoring.scope_order(policy)
+    excluded = sorted((c for c in candidates if c.listed), key=lambda c: (c.name, scope(c.scope)))
     if excluded:
         items = rules.item_separator.join(
             policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded

@@ -6,9 +6,9 @@ from typing import Any
 
 from modetable.manifests import runtime_json
 from modetable.matching import NONE as NONE_WORD
-from modetable.modes import USED, resolution_json
+from modetable.modes import Verdict, resolution_json
 from modetable.rules.policy import Policy
-from modetable.selection.checks import SKIPPED, Candidate, CheckResult
+from modetable.selection.checks import Candidate, CheckResult, CheckState
 from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
 from modetable.templates import fill
@@ -97,7 +97,7 @@ def trace_lines(policy: Policy, candidate: Candidate) -> list[str]:
     lines = [f"{candidate.name} ({candidate.kind}, {candidate.scope_label}): {verdict}"]
     failed = False
     for number, result in enumerate(candidate.checks, start=1):
-        if result.state == SKIPPED:
+        if result.state == CheckState.SKIPPED:
             lines.append(f"{number}. {result.check}: {result.note}")
             continue
         state = words["failed"] if result.failed else words["passed"]
@@ -122,7 +122,7 @@ def _mode_lines(policy: Policy, result: CheckResult) -> list[str]:
         lines.append(f"     {c.component}: {c.row}, {matching.outcomes[c.outcome]}")
         for side, resolution in (("requested", c.requested), ("declared", c.declared)):
             label = fill(matching.inputs[side], values)
-            used = next((r for r in resolution.readings if r.verdict == USED), None)
+            used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
             source = f" from {resolution.source} ({used.path})" if used else ""
             lines.append(f"       {label}: {resolution.mode or NONE_WORD}{source}")
             lines.extend(f"         passed over {r.path}: {r.note}" for r in resolution.passed_over)

@@ -49,9 +49,15 @@ def shown_weight(policy: Policy, entry: Entry) -> int:
     return total
 
 
-# The ranking keys: each maps a candidate to a sort key, smaller first.
-_RANK_KEYS: dict[str, Callable[[Any], Any]] = {
-    "namespace_first": lambda c: c.scope != "namespace",
+def _namespaced_first(scope: str) -> bool:
+    return scope != "namespace"
+
+
+NAMESPACE_FIRST = "namespace_first"
+# The ranking keys the rules may name (rules.model.RankKey), each mapping a
+# candidate to a sort key, smaller first.
+RANK_KEYS: dict[str, Callable[[Any], Any]] = {
+    NAMESPACE_FIRST: lambda c: _namespaced_first(c.scope),
     "score": lambda c: -(c.score or 0),
     "size_distance": lambda c: c.distance or 0.0,
     "name": lambda c: c.name,
@@ -60,5 +66,16 @@ _RANK_KEYS: dict[str, Callable[[Any], Any]] = {
 
 def rank_key(policy: Policy) -> Callable[[Any], tuple[Any, ...]]:
     """The sort key of the runtimes that qualify, per `selection.ranking`."""
-    keys = [_RANK_KEYS[k] for k in selection_rules(policy).ranking]
+    keys = [RANK_KEYS[k] for k in selection_rules(policy).ranking]
     return lambda candidate: tuple(key(candidate) for key in keys)
+
+
+def scope_order(policy: Policy) -> Callable[[str], bool]:
+    """The sort key of a runtime's scope wherever runtimes are listed or one is
+    picked by name: a namespace's own before the cluster's when the rules'
+    ranking puts `namespace_first` (a rules file with no selection section has
+    no ranking, and keeps that order), else none (the order they were read in)."""
+    found = policy.rules.selection
+    if found is None or NAMESPACE_FIRST in found.ranking:
+        return _namespaced_first
+    return lambda scope: False
