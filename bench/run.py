@@ -95,7 +95,7 @@ def bench_decisions(quick: bool) -> list[Row]:
     compiled = compile_matching(policy)
     generator = random.Random(11)
     # The mix a fleet asks about: mostly no mode on either side.
-    values = [None] * 6 + list(policy.modes)
+    values = [None] * 6 + list(policy.modes_in_force)
     pairs = [(generator.choice(values), generator.choice(values)) for _ in range(200_000)]
     repeats = 3 if quick else 7
     floor = _rate(hand_written, pairs, repeats)

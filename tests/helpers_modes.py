@@ -36,7 +36,7 @@ def running(policy, isvc: dict, runtime: dict | None = None, *others: dict, name
 
 def modes_of(result) -> dict[str, str]:
     """`effective`'s components as `kubectl ome runtime effective` prints them."""
-    return {name: f"{r.mode} ({r.source})" for name, r in result.components.items()}
+    return {name: f"{r.mode} ({r.source_label})" for name, r in result.components.items()}
 
 
 def admission(policy, isvc: dict):
@@ -46,5 +46,5 @@ def admission(policy, isvc: dict):
 
 def reading_named(resolution, name: str):
     """The one reading of `resolution` from the source printed as `name`."""
-    (found,) = [r for r in resolution.readings if r.name == name]
+    (found,) = [r for r in resolution.readings if r.source_label == name]
     return found

@@ -37,7 +37,7 @@ def _spec():
 def test_every_name_the_move_breaks_with_its_place_and_replacement(v13):
     move = find_move(v13, "MultiNode", "OMENative")
     hits = scan(move, _spec(), "spec", Location("rt.yaml"))
-    assert [(h.what, h.name, h.replacement, h.path, str(h.where)) for h in hits] == [
+    assert [(h.what, h.name, h.replacement, h.path, str(h.location)) for h in hits] == [
         (
             "variable",
             "LWS_LEADER_ADDRESS",

@@ -69,7 +69,7 @@ def new_findings(path: Path) -> list[str]:
     """Findings of `path` the shipped file does not have, as `CODE [versions] message @line`."""
     shipped = {(f.code, f.message) for f in analyse(load_ruleset(RULES))}
     return [
-        f"{f.code} [{', '.join(f.versions)}] {f.message} @{f.where.line}"
+        f"{f.code} [{', '.join(f.versions)}] {f.message} @{f.location.line}"
         for f in analyse(load_ruleset(path))
         if (f.code, f.message) not in shipped
     ]
@@ -186,7 +186,7 @@ def test_unused_names_and_rules_in_force_in_no_version(tmp_path):
     path.write_text(text)
     ruleset = load_ruleset(path)
     shipped = {f.message for f in unused(load_ruleset(RULES))}
-    found = [(f.message, f.where.line) for f in unused(ruleset) if f.message not in shipped]
+    found = [(f.message, f.location.line) for f in unused(ruleset) if f.message not in shipped]
     index = [s.id for s in ruleset.rules.sources.running].index("never")
     assert found == [
         ("mode 'Spare' is never referred to", line_of(path, "  - name: Spare")),

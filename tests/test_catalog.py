@@ -54,12 +54,12 @@ def test_multinode_catalog_runtimes_run_omenative_in_v13_and_multinode_in_v122(c
     assert runtime is not None
     now = effective(v13, cluster, isvc, runtime, named=True)
     before = effective(v122, cluster, isvc, runtime, named=True)
-    assert {c: (r.mode, r.source) for c, r in now.components.items()} == {
+    assert {c: (r.mode, r.source_label) for c, r in now.components.items()} == {
         "engine": ("OMENative", "LeaderWorkerShape"),
         "decoder": ("OMENative", "LeaderWorkerShape"),
         "router": ("RawDeployment", "Default"),
     }
-    assert {c: (r.mode, r.source) for c, r in before.components.items()} == {
+    assert {c: (r.mode, r.source_label) for c, r in before.components.items()} == {
         "engine": ("MultiNode", "LeaderWorkerShape"),
         "decoder": ("MultiNode", "LeaderWorkerShape"),
         "router": ("RawDeployment", "Default"),

@@ -29,7 +29,12 @@ def _outcome(function, *args):
 
 def _resolution(purpose: str, component: str, mode: str | None) -> Resolution:
     return Resolution(
-        purpose=purpose, component=component, mode=mode, source=None, source_id=None, readings=()
+        purpose=purpose,
+        component=component,
+        mode=mode,
+        source_label=None,
+        source_id=None,
+        readings=(),
     )
 
 

@@ -43,7 +43,7 @@ def test_a_missing_parent(v13):
     with pytest.raises(InheritanceError) as caught:
         chain_of(v13, inherits("a", "b"), inherits("b", "gone"))
     assert caught.value.message == 'inherit-from parent "gone" not found (chain so far: [a b])'
-    assert str(caught.value.where).startswith("test.yaml:")
+    assert str(caught.value.location).startswith("test.yaml:")
 
 
 def test_a_cycle(v13):

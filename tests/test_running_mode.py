@@ -97,7 +97,7 @@ def test_no_other_value_counts_on_the_isvc_in_v13(v13):
     result = running(v13, isvc)
     assert modes_of(result) == {"engine": "OMENative (LeaderWorkerShape)"}
     reading = result.components["engine"].readings[0]
-    assert (reading.name, reading.verdict) == ("ServiceAnnotation", "not_accepted")
+    assert (reading.source_label, reading.verdict) == ("ServiceAnnotation", "not_accepted")
 
 
 def test_no_other_value_counts_on_the_isvc_in_v122_either(v122):

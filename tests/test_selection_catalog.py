@@ -133,7 +133,7 @@ def test_llama_4_scout_metadata_annotation_counts_in_neither_version(clusters):
         found = outcome(
             clusters, "llama-4-scout-17b-16e-instruct/llama-4-scout-17b-16e-instruct", version
         )
-        assert {n: (r.mode, r.source) for n, r in found.components.items()} == {
+        assert {n: (r.mode, r.source_label) for n, r in found.components.items()} == {
             "engine": ("RawDeployment", "Default"),
             "router": ("RawDeployment", "Default"),
         }, version

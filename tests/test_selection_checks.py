@@ -686,5 +686,5 @@ def test_a_wrongly_typed_field_is_one_error_at_its_place(v13, entry_changes, exp
     with pytest.raises(ModetableError) as caught:
         outcome(v13, runtime(supportedModelFormats=[format_entry(**entry_changes)]))
     assert caught.value.message == expected
-    assert caught.value.where.file == "test.yaml"
-    assert caught.value.where.line is not None
+    assert caught.value.location.file == "test.yaml"
+    assert caught.value.location.line is not None

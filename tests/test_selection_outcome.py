@@ -96,7 +96,7 @@ def test_the_pages_named_runtime_event(v13):
     )
     # It runs in the runtime's mode: the runtime's annotation wins over spec.deploymentMode.
     assert result.components["engine"].mode == "MultiNode"
-    assert result.components["engine"].source == "ComponentAnnotation"
+    assert result.components["engine"].source_label == "ComponentAnnotation"
 
 
 def test_the_page_after_admission_since_v13(v13):

@@ -152,7 +152,7 @@ def test_runtime_engine_config_annotation_counts_for_the_engine(v13):
     (engine,) = match(
         v13, isvc_doc(deploymentMode="OMENative"), engine_runtime("MultiNode")
     ).components
-    assert (engine.declared.mode, engine.declared.source) == (
+    assert (engine.declared.mode, engine.declared.source_label) == (
         "MultiNode",
         "runtime-component-annotation",
     )
@@ -164,7 +164,7 @@ def test_runtime_decoder_config_annotation_counts_for_the_decoder(v13):
     runtime = runtime_doc(decoderConfig=mode_annotation("MultiNode"))
     engine, decoder = match(v13, isvc, runtime).components
     assert engine.declared.mode is None
-    assert (decoder.declared.mode, decoder.declared.source) == (
+    assert (decoder.declared.mode, decoder.declared.source_label) == (
         "MultiNode",
         "runtime-component-annotation",
     )
@@ -185,19 +185,19 @@ def test_an_inherited_annotation_counts_only_when_the_isvc_names_the_runtime(v13
     auto = match(v13, isvc_doc(deploymentMode="OMENative"), child, parent)
     assert auto.passed
     (reading,) = auto.components[0].declared.passed_over
-    assert (reading.source, reading.verdict, reading.value) == (
+    assert (reading.source_id, reading.verdict, reading.value) == (
         "runtime-inherited-annotation",
         "when_named",
         "MultiNode",
     )
-    assert reading.note == "MultiNode: counts only when the InferenceService names the runtime"
+    assert reading.why == "MultiNode: counts only when the InferenceService names the runtime"
 
     named = match(
         v13, isvc_doc(deploymentMode="OMENative", runtime={"name": "child"}), child, parent
     )
     assert named.named
     assert named.reason == mismatch("engine", "MultiNode", "OMENative")
-    assert named.components[0].declared.source == "runtime-inherited-annotation"
+    assert named.components[0].declared.source_label == "runtime-inherited-annotation"
 
 
 def test_a_child_overrides_what_it_inherits(v13):
@@ -207,7 +207,7 @@ def test_a_child_overrides_what_it_inherits(v13):
         v13, isvc_doc(deploymentMode="OMENative", runtime={"name": "child"}), child, parent
     )
     assert named.passed
-    assert named.components[0].declared.source == "runtime-component-annotation"
+    assert named.components[0].declared.source_label == "runtime-component-annotation"
 
 
 def test_inheritance_does_not_exist_in_v122(v122):
@@ -249,8 +249,8 @@ def test_runtime_places_that_do_not_count(v13, where, runtime, source):
     assert engine.outcome == "pass", where
     assert engine.declared.mode is None
     (reading,) = engine.declared.passed_over
-    assert (reading.source, reading.verdict) == (source, "does_not_count")
-    assert reading.note.endswith(": does not count for matching")
+    assert (reading.source_id, reading.verdict) == (source, "does_not_count")
+    assert reading.why.endswith(": does not count for matching")
 
 
 def test_the_isvc_component_annotation_counts_ahead_of_spec_deployment_mode(v13):
@@ -262,12 +262,12 @@ def test_the_isvc_component_annotation_counts_ahead_of_spec_deployment_mode(v13)
         decoder=mode_annotation("MultiNode"),
     )
     modes = requested(v13, isvc)
-    assert {c: (r.mode, r.source) for c, r in modes.items()} == {
+    assert {c: (r.mode, r.source_label) for c, r in modes.items()} == {
         "engine": ("RawDeployment", "isvc-component-annotation"),
         "decoder": ("MultiNode", "isvc-component-annotation"),
     }
     shadowed = modes["engine"].passed_over[0]
-    assert (shadowed.source, shadowed.verdict) == ("isvc-service-mode", "shadowed")
+    assert (shadowed.source_id, shadowed.verdict) == ("isvc-service-mode", "shadowed")
 
 
 def test_spec_deployment_mode_counts_for_each_component_whose_annotation_sets_none(v13):
@@ -276,7 +276,7 @@ def test_spec_deployment_mode_counts_for_each_component_whose_annotation_sets_no
     isvc = isvc_doc(deploymentMode="OMENative", engine=mode_annotation("MultiNode"), decoder={})
     modes = requested(v13, isvc)
     assert (modes["engine"].mode, modes["decoder"].mode) == ("MultiNode", "OMENative")
-    assert modes["decoder"].source == "isvc-service-mode"
+    assert modes["decoder"].source_label == "isvc-service-mode"
 
 
 def test_spec_deployment_mode_takes_only_omenative_or_rawdeployment(v13):
@@ -285,7 +285,7 @@ def test_spec_deployment_mode_takes_only_omenative_or_rawdeployment(v13):
     assert modes["engine"].mode is None
     (reading,) = modes["engine"].passed_over
     assert reading.verdict == "not_accepted"
-    assert reading.note == "MultiNode: this source takes only OMENative, RawDeployment"
+    assert reading.why == "MultiNode: this source takes only OMENative, RawDeployment"
     verdict = admission(v13, isvc_doc(name="svc", deploymentMode="MultiNode"))
     assert not verdict.allowed
     assert verdict.message == (
@@ -300,7 +300,7 @@ def test_spec_deployment_mode_does_not_exist_in_v122(v122):
     assert modes["engine"].mode is None
     (reading,) = modes["engine"].passed_over
     assert reading.verdict == "not_in_version"
-    assert reading.note == "RawDeployment: this source counts only since v1.3"
+    assert reading.why == "RawDeployment: this source counts only since v1.3"
     assert admission(v122, isvc_doc(deploymentMode="MultiNode")).allowed
 
 
@@ -324,13 +324,13 @@ def test_each_valid_value_counts(v13, mode):
 
 
 def test_the_valid_values_and_their_status(v13, v122):
-    assert {n: m.status for n, m in v13.modes.items()} == {
+    assert {n: m.status for n, m in v13.modes_in_force.items()} == {
         "RawDeployment": "current",
         "OMENative": "current",
         "MultiNode": "deprecated",
         "VirtualDeployment": "legacy",
     }
-    assert list(v122.modes) == [
+    assert list(v122.modes_in_force) == [
         "RawDeployment",
         "MultiNode",
         "VirtualDeployment",
@@ -352,7 +352,7 @@ def test_a_misspelled_value_silently_counts_as_no_mode(v13, value):
     # quoted (JSON-escaped), so the reason reads and stays on one line.
     quoted = {"": '""', " MultiNode": '" MultiNode"', "Multi\nNode": '"Multi\\nNode"'}
     shown = quoted.get(value, value)
-    assert engine.declared.passed_over[0].note == f"{shown}: not a valid mode in v1.3, so no mode"
+    assert engine.declared.passed_over[0].why == f"{shown}: not a valid mode in v1.3, so no mode"
 
 
 def test_omenative_is_no_mode_in_v122_and_multinoderayvllm_no_mode_in_v13(v13, v122):
@@ -428,7 +428,7 @@ def test_the_runtimes_mode_becomes_the_components_mode_ahead_of_spec_deployment_
     result = running(v13, isvc, engine_runtime("MultiNode"), named=True)
     assert modes_of(result) == {"engine": "MultiNode (ComponentAnnotation)"}
     reading = reading_named(result.components["engine"], "ComponentAnnotation")
-    assert (reading.name, reading.origin) == ("ComponentAnnotation", "runtime")
+    assert (reading.source_label, reading.origin) == ("ComponentAnnotation", "runtime")
 
 
 def test_only_the_components_own_annotation_overrides_the_runtime(v13):

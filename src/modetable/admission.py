@@ -42,10 +42,10 @@ def _check(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
         supported = ", ".join(f'"{v}"' for v in rule.values)
         return policy.message(rule.message, value=value, supported=supported)
     if rule.check == "agree_when_any":
-        components = [policy.component[name] for name in rule.components]
+        components = [policy.components_by_name[name] for name in rule.components]
         if not all(declares(policy, isvc, c) for c in components):
             return None
-        objects = Objects(isvc=isvc.body, fallback=isvc.where)
+        objects = Objects(isvc=isvc.body, fallback=isvc.location)
         modes = {c.name: resolve(policy, "requested", c, objects).mode for c in components}
         if not any(m in rule.values for m in modes.values()) or len(set(modes.values())) == 1:
             return None

@@ -24,13 +24,13 @@ class Location:
 class ModetableError(Exception):
     """Bad input or usage: printed as one line, exit 2, never a traceback."""
 
-    def __init__(self, message: str, where: Location | None = None) -> None:
+    def __init__(self, message: str, location: Location | None = None) -> None:
         super().__init__(message)
         self.message = message
-        self.where = where
+        self.location = location
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        return f"{self.location}: {self.message}" if self.location else self.message
 
 
 class ErrorList(ModetableError):

@@ -45,7 +45,7 @@ class Manifest:
     namespace: str | None
     scope: str
     body: YamlMap = attrs.field(repr=False)
-    where: Location
+    location: Location
 
     @property
     def ref(self) -> str:
@@ -318,7 +318,7 @@ def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Clu
     for obj in objects:
         key = (obj.kind, obj.namespace, obj.name)
         first = seen.pop(key, None)
-        if first is not None and first.where != obj.where:
+        if first is not None and first.location != obj.location:
             duplicates.append((first, obj))
         seen[key] = obj
     unique = list(seen.values())
@@ -335,7 +335,8 @@ def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Clu
 
 def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
     return (
-        f"{later.where}: {later.kind} {later.ref} is defined twice (first at {earlier.where}); "
+        f"{later.location}: {later.kind} {later.ref} is defined twice "
+        f"(first at {earlier.location}); "
         "the later one is used, as kubectl apply would leave it"
     )
 
@@ -412,7 +413,7 @@ def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> No
         if not _HOLDS[expected](value):
             raise ModetableError(
                 f"{paths.render(segments[: depth + 1])} must be {expected}, got {describe(value)}",
-                where(node, segment, manifest.where),
+                where(node, segment, manifest.location),
             )
         node = value
 

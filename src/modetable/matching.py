@@ -11,7 +11,7 @@ from modetable import paths
 from modetable.errors import ModetableError
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Objects, Resolution, resolve
-from modetable.rules.model import Component, Condition, Row
+from modetable.rules.model import Component, Row, RowCondition
 from modetable.rules.policy import Policy
 from modetable.runtimes import InheritanceError, resolve_chain
 
@@ -32,7 +32,7 @@ CONDITIONS: dict[str, Callable[[str | None, str | None], bool]] = {
 }
 
 
-def condition_holds(condition: Condition, value: str | None, other: str | None) -> bool:
+def condition_holds(condition: RowCondition, value: str | None, other: str | None) -> bool:
     """Whether one input's `value` meets `condition`; `other` is the other input.
     A condition is a word, a list of modes, or one mode."""
     if isinstance(condition, tuple):
@@ -141,7 +141,7 @@ def match_component(
 
 def requested_modes(policy: Policy, isvc: Manifest) -> dict[str, Resolution]:
     """What the InferenceService asks for, per compared component."""
-    objects = Objects(isvc=isvc.body, fallback=isvc.where)
+    objects = Objects(isvc=isvc.body, fallback=isvc.location)
     return {
         c.name: resolve(policy, "requested", c, objects)
         for c in policy.components
@@ -164,7 +164,7 @@ def runtime_objects(policy: Policy, cluster: Cluster, runtime: Manifest, named: 
         if named:
             raise
     return Objects(
-        runtime=runtime.body, runtime_resolved=resolved, named=named, fallback=runtime.where
+        runtime=runtime.body, runtime_resolved=resolved, named=named, fallback=runtime.location
     )
 
 

@@ -18,7 +18,7 @@ from modetable.errors import Location, ModetableError
 from modetable.rules.model import Component
 from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
-from modetable.yamlio import YamlMap, describe, where
+from modetable.yamlio import describe
 
 
 class Verdict(StrEnum):
@@ -54,15 +54,15 @@ class Objects:
 
 @attrs.frozen
 class Reading:
-    """What one source held, and what became of it."""
+    """What one source held, and what became of it (`why`: the explanation)."""
 
-    source: str
-    name: str
+    source_id: str
+    source_label: str
     path: str
     verdict: Verdict
-    note: str
+    why: str
     value: Any = None
-    where: Location | None = None
+    location: Location | None = None
     origin: str | None = None
 
 
@@ -73,7 +73,7 @@ class Resolution:
     purpose: str
     component: str
     mode: str | None
-    source: str | None
+    source_label: str | None
     source_id: str | None
     readings: tuple[Reading, ...]
     effect: str | None = None
@@ -97,7 +97,11 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
             if paths.lookup(target, segments) not in (paths.MISSING, None):
                 # With no `gives`, the source only shows what it found (for the trace).
                 value = source.gives if source.gives is not None else segments[-1]
-                return value, _locate(target, segments, objects.fallback, key=True), None
+                return (
+                    value,
+                    paths.value_location(target, segments, objects.fallback, key=True),
+                    None,
+                )
         return paths.MISSING, None, None
     assert plan.path is not None
     value = paths.lookup(target, plan.path)
@@ -114,21 +118,7 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
         if paths.lookup(objects.runtime, plan.path) == value:
             return paths.MISSING, None, None
         origin = "inherited"
-    return value, _locate(target, plan.path, objects.fallback), origin
-
-
-def _locate(
-    target: Any, segments: paths.Segments, fallback: Location, *, key: bool = False
-) -> Location | None:
-    """Where a value stands; with `key`, where its key does (a `leader` counts by
-    being there, so its own line is the place, not its first field's)."""
-    found = paths.parent_and_key(target, segments)
-    if found is None:
-        return None
-    node, name = found
-    if key and isinstance(node, YamlMap):
-        return node.key_where(name)
-    return where(node, name, fallback)
+    return value, paths.value_location(target, plan.path, objects.fallback), origin
 
 
 def resolve(policy: Policy, purpose: str, component: Component, objects: Objects) -> Resolution:
@@ -139,16 +129,16 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
     for plan in policy.plans(purpose, component.name):
         source = plan.source
         value, location, origin = _read(plan, objects)
-        verdict, note = _verdict(policy, plan, value, objects, decided, location)
+        verdict, why = _verdict(policy, plan, value, objects, decided, location)
         readings.append(
             Reading(
-                source=source.id,
-                name=source.label,
+                source_id=source.id,
+                source_label=source.label,
                 path=plan.where_text,
                 verdict=verdict,
-                note=note,
+                why=why,
                 value=None if value is paths.MISSING else value,
-                where=location,
+                location=location,
                 origin=origin,
             )
         )
@@ -159,8 +149,8 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
         purpose=purpose,
         component=component.name,
         mode=decided.value if decided else None,
-        source=decided.name if decided else None,
-        source_id=decided.source if decided else None,
+        source_label=decided.source_label if decided else None,
+        source_id=decided.source_id if decided else None,
         readings=tuple(readings),
         effect=effect,
     )
@@ -192,7 +182,9 @@ def _verdict(
     if source.counts == "when_named" and not objects.named:
         return Verdict.WHEN_NAMED, policy.explanation("when_named", value=shown)
     if decided is not None:
-        return Verdict.SHADOWED, policy.explanation("shadowed", value=shown, source=decided.name)
+        return Verdict.SHADOWED, policy.explanation(
+            "shadowed", value=shown, source=decided.source_label
+        )
     if not policy.is_mode(value):
         return Verdict.NOT_VALID, policy.explanation(
             "not_valid", value=shown, version=policy.version
@@ -217,18 +209,18 @@ def _shown(value: str) -> str:
 def reading_json(reading: Reading) -> dict[str, Any]:
     """A source's reading as the JSON contracts show it (docs/json.md)."""
     return {
-        "source": reading.name,
+        "source": reading.source_label,
         "path": reading.path,
         "value": reading.value,
         "verdict": reading.verdict,
-        "why": reading.note,
-        **({"at": str(reading.where)} if reading.where else {}),
+        "why": reading.why,
+        **({"at": str(reading.location)} if reading.location else {}),
     }
 
 
 def resolution_json(resolution: Resolution, *, trace: bool = True) -> dict[str, Any]:
     """`{"mode", "source"}`, with the sources passed over when `trace`."""
-    data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source}
+    data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source_label}
     if trace:
         data["passed_over"] = [reading_json(r) for r in resolution.passed_over]
     return data

@@ -6,7 +6,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from modetable.errors import Location
 from modetable.templates import fill
+from modetable.yamlio import YamlMap, where
 
 Segments = tuple[str, ...]
 MISSING: Any = object()
@@ -84,3 +86,18 @@ def assign(obj: dict[str, Any], segments: Segments, value: Any) -> dict[str, Any
     child = copy.get(head)
     copy[head] = assign(child if isinstance(child, dict) else {}, rest, value)
     return copy
+
+
+def value_location(
+    obj: Any, segments: Segments, fallback: Location, *, key: bool = False
+) -> Location | None:
+    """Where the value at `segments` is written (`fallback` when its holder kept no
+    position); with `key`, where its key is (a `leader` counts by being there,
+    so its own line is the place, not its first field's). None when no holder."""
+    found = parent_and_key(obj, segments)
+    if found is None:
+        return None
+    node, name = found
+    if key and isinstance(node, YamlMap):
+        return node.key_where(name)
+    return where(node, name, fallback)

@@ -70,7 +70,7 @@ def effective(
         runtime={"spec": spec} if spec is not None else None,
         merged=merged_isvc(policy, isvc, spec),
         named=named,
-        fallback=isvc.where,
+        fallback=isvc.location,
     )
     components = {
         c.name: resolve(policy, "running", c, objects)

@@ -26,7 +26,7 @@ class RuntimeRefRequest:
     name: str
     kind: str
     auto_sync: bool
-    where: Location
+    location: Location
 
 
 def runtime_request(policy: Policy, isvc: Manifest) -> RuntimeRefRequest | None:
@@ -35,7 +35,7 @@ def runtime_request(policy: Policy, isvc: Manifest) -> RuntimeRefRequest | None:
     if name is paths.MISSING or name in (None, ""):
         return None
     if not isinstance(name, str):
-        raise ModetableError("spec.runtime.name must be a string", _where(isvc, ref.name))
+        raise ModetableError("spec.runtime.name must be a string", _location(isvc, ref.name))
     kind = paths.lookup(isvc.body, paths.split(ref.kind))
     if kind is paths.MISSING or kind in (None, ""):
         kind = ref.default_kind
@@ -44,13 +44,12 @@ def runtime_request(policy: Policy, isvc: Manifest) -> RuntimeRefRequest | None:
         name=name,
         kind=str(kind),
         auto_sync=auto_sync is not False,
-        where=_where(isvc, ref.name),
+        location=_location(isvc, ref.name),
     )
 
 
-def _where(obj: Manifest, path: str) -> Location:
-    found = paths.parent_and_key(obj.body, paths.split(path))
-    return where(found[0], found[1], obj.where) if found else obj.where
+def _location(obj: Manifest, path: str) -> Location:
+    return paths.value_location(obj.body, paths.split(path), obj.location) or obj.location
 
 
 def find_named_runtime(
@@ -102,7 +101,7 @@ def _parent_of(policy: Policy, runtime: Manifest) -> str | None:
             where(
                 runtime.body.get("metadata", {}).get("annotations"),
                 policy.rules.inheritance.annotation,
-                runtime.where,
+                runtime.location,
             ),
         )
     return parent
@@ -137,7 +136,9 @@ def resolve_chain(policy: Policy, cluster: Cluster, runtime: Manifest) -> Chain:
         while (parent_name := _parent_of(policy, current)) is not None:
             names = [r.name for r in chain]
             location = where(
-                current.body.get("metadata", {}).get("annotations"), rule.annotation, current.where
+                current.body.get("metadata", {}).get("annotations"),
+                rule.annotation,
+                current.location,
             )
             if parent_name in names:
                 raise InheritanceError(

@@ -168,7 +168,7 @@ class FleetSelector:
             found = frozenset(
                 r
                 for r in self.cluster.runtimes
-                if set(classes) <= set(read(r.body, path, list, r.where) or ())
+                if set(classes) <= set(read(r.body, path, list, r.location) or ())
             )
             self._with_classes[classes] = found
         return found

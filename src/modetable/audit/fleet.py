@@ -84,7 +84,7 @@ class MoveScanner:
         owner = owner_of(manifest)
         return tuple(
             Change(owner=owner, hit=hit, message=hit_message(self.policy, move, hit, owner))
-            for hit in scan(move, manifest.spec, "spec", manifest.where)
+            for hit in scan(move, manifest.spec, "spec", manifest.location)
         )
 
     def runtime_changes(self, move: ModeMove, runtime: Manifest) -> tuple[Change, ...]:
@@ -123,17 +123,17 @@ def distinct_changes(items: list[Any]) -> list[Any]:
 def deprecations(policy: Policy, outcome: Outcome, scanner: MoveScanner) -> tuple[Deprecation, ...]:
     found = []
     for component, resolution in outcome.components.items():
-        mode = policy.modes.get(resolution.mode or "")
+        mode = policy.modes_in_force.get(resolution.mode or "")
         if mode is None or mode.status != DEPRECATED:
             continue
-        if mode.replacement is not None and mode.replacement not in policy.modes:
+        if mode.replacement is not None and mode.replacement not in policy.modes_in_force:
             continue  # a version without the replacement has nothing to move to
         move = find_move(policy, mode.name, mode.replacement)
         found.append(
             Deprecation(
                 component=component,
                 mode=mode.name,
-                source=resolution.source,
+                source=resolution.source_label,
                 replacement=mode.replacement,
                 message=policy.message(
                     "deprecated_mode",
@@ -177,7 +177,7 @@ def change_json(change: Change) -> dict[str, Any]:
         "name": hit.name,
         "replacement": hit.replacement,
         "message": change.message,
-        "at": str(hit.where) if hit.where else None,
+        "at": str(hit.location) if hit.location else None,
     }
 
 
@@ -193,7 +193,7 @@ def deprecation_json(deprecation: Deprecation) -> dict[str, Any]:
 
 
 def identity_json(isvc: Manifest) -> dict[str, Any]:
-    return {"namespace": isvc.namespace, "name": isvc.name, "at": str(isvc.where)}
+    return {"namespace": isvc.namespace, "name": isvc.name, "at": str(isvc.location)}
 
 
 def item_json(audited: Audited, *, candidates: bool = False) -> dict[str, Any]:

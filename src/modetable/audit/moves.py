@@ -31,7 +31,7 @@ class Hit:
     name: str
     replacement: str | None
     path: str
-    where: Location | None
+    location: Location | None
 
 
 def find_move(policy: Policy, from_mode: str | None, to_mode: str | None) -> ModeMove | None:
@@ -109,7 +109,7 @@ def scan(move: ModeMove, spec: Any, path: str, fallback: Location) -> tuple[Hit,
                         name=name,
                         replacement=rule.replacements.get(name),
                         path=at,
-                        where=location,
+                        location=location,
                     )
                 )
     return tuple(hits)

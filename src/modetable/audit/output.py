@@ -59,7 +59,7 @@ NOTHING = "-"
 def _mode(resolution: Resolution | None) -> str:
     if resolution is None:
         return NOTHING
-    return f"{resolution.mode} ({resolution.source})"
+    return f"{resolution.mode} ({resolution.source_label})"
 
 
 def _runtime(item: Audited) -> str:

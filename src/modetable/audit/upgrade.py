@@ -87,7 +87,7 @@ def _mode_of(resolution: Resolution | None) -> str | None:
 
 
 def _shown(resolution: Resolution | None) -> tuple[str | None, str | None] | None:
-    return None if resolution is None else (resolution.mode, resolution.source)
+    return None if resolution is None else (resolution.mode, resolution.source_label)
 
 
 def _runtime(audited: Audited) -> tuple[str, str] | None:
@@ -155,11 +155,11 @@ class UpgradeAnalysis:
     def component_why(self, before: Resolution, after: Resolution) -> tuple[str, ...]:
         """Why a component's running mode (or the rule that sets it) changes."""
         policy, values = self.after, self._values()
-        if before.source == after.source:
+        if before.source_label == after.source_label:
             return (
                 policy.message(
                     "upgrade_same_source",
-                    source=after.source or "",
+                    source=after.source_label or "",
                     after=after.mode or "",
                     before=before.mode or "",
                     **values,
@@ -170,7 +170,9 @@ class UpgradeAnalysis:
             (
                 r
                 for r in after.readings
-                if r.name == before.source and r.verdict != Verdict.USED and r.value is not None
+                if r.source_label == before.source_label
+                and r.verdict != Verdict.USED
+                and r.value is not None
             ),
             None,
         )
@@ -178,7 +180,7 @@ class UpgradeAnalysis:
             (
                 r
                 for r in before.readings
-                if r.source == after.source_id
+                if r.source_id == after.source_id
                 and r.verdict not in (Verdict.USED, Verdict.SHADOWED)
                 and r.value is not None
             ),
@@ -192,14 +194,14 @@ class UpgradeAnalysis:
                 policy.message(
                     "upgrade_source_passed_over",
                     source=passed_over.name,
-                    why=passed_over.note,
+                    why=passed_over.why,
                     **values,
                 )
             )
         if unheard is not None:
             why.append(
                 policy.message(
-                    "upgrade_source_new", source=unheard.name, why=unheard.note, **values
+                    "upgrade_source_new", source=unheard.source_label, why=unheard.why, **values
                 )
             )
         if not why:
@@ -207,9 +209,9 @@ class UpgradeAnalysis:
                 policy.message(
                     "upgrade_mode_changed",
                     before=before.mode or "",
-                    before_source=before.source or "",
+                    before_source=before.source_label or "",
                     after=after.mode or "",
-                    after_source=after.source or "",
+                    after_source=after.source_label or "",
                     **values,
                 )
             )
@@ -292,7 +294,9 @@ def upgrade_impact(
 
 
 def _side(resolution: Resolution | None) -> dict[str, Any] | None:
-    return None if resolution is None else {"mode": resolution.mode, "source": resolution.source}
+    return (
+        None if resolution is None else {"mode": resolution.mode, "source": resolution.source_label}
+    )
 
 
 def _runtime_json(audited: Audited) -> dict[str, Any] | None:

@@ -46,7 +46,7 @@ INPUTS = ("requested", "declared")
 class Finding:
     code: str
     message: str
-    where: Location
+    location: Location
     versions: tuple[str, ...] = ()
 
     @property
@@ -55,7 +55,7 @@ class Finding:
 
     def __str__(self) -> str:
         versions = f" [{', '.join(self.versions)}]" if self.versions else ""
-        return f"{self.where}: {self.severity}: {self.code}{versions}: {self.message}"
+        return f"{self.location}: {self.severity}: {self.code}{versions}: {self.message}"
 
 
 def analyse(ruleset: RuleSet) -> list[Finding]:
@@ -70,7 +70,7 @@ def analyse(ruleset: RuleSet) -> list[Finding]:
     ]
     findings.extend(code_findings(ruleset))
     findings.extend(unused(ruleset))
-    return sorted(findings, key=lambda f: (f.where.line or 0, f.where.col or 0, f.code))
+    return sorted(findings, key=lambda f: (f.location.line or 0, f.location.col or 0, f.code))
 
 
 def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str, Location]]:
@@ -81,7 +81,7 @@ def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str,
         if in_force(row.since, row.until, policy.version)
     ]
     hit_policy = ruleset.rules.matching.hit_policy
-    values: list[str | None] = [None, *policy.modes]
+    values: list[str | None] = [None, *policy.modes_in_force]
     domains = [values, values]
     gaps: list[tuple[tuple[str | None, ...], str]] = []
     matched_by: dict[int, list[tuple[str | None, str | None]]] = {i: [] for i, _ in rows}
@@ -107,12 +107,12 @@ def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str,
         yield (
             "GAP",
             f"no row matches {describe(INPUTS, inputs, domains, show)}",
-            ruleset.where("matching", "rows"),
+            ruleset.locate("matching", "rows"),
         )
     masked = {i for i, _ in rows if i not in uncovered}
     by_index = dict(rows)
     for i in sorted(masked):
-        where = ruleset.where("matching", "rows", i)
+        where = ruleset.locate("matching", "rows", i)
         row = by_index[i]
         if not matched_by[i]:
             yield "MASKED", f"row {row.id} matches no input in this version", where
@@ -139,7 +139,7 @@ def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str,
             "OVERLAP",
             f"rows {row_a.id} and {row_b.id} both match {cases} "
             f"({outcomes}; hit policy {hit_policy})",
-            ruleset.where("matching", "rows", b),
+            ruleset.locate("matching", "rows", b),
         )
 
 
@@ -164,7 +164,7 @@ def code_findings(ruleset: RuleSet) -> list[Finding]:
                 Finding(
                     "INVALID",
                     f"no message {site.key!r}, which modetable uses ({site.where})",
-                    ruleset.where("messages"),
+                    ruleset.locate("messages"),
                 )
             )
             continue
@@ -176,7 +176,7 @@ def code_findings(ruleset: RuleSet) -> list[Finding]:
                     "INVALID",
                     f"message {site.key!r} has params {', '.join(missing)}, "
                     f"but modetable passes it {passed} ({site.where})",
-                    ruleset.where("messages", site.key),
+                    ruleset.locate("messages", site.key),
                 )
             )
     return list(dict.fromkeys(findings))
@@ -193,7 +193,7 @@ def unused(ruleset: RuleSet) -> list[Finding]:
             if definition.report_unused and name not in referred:
                 findings.append(
                     Finding(
-                        "UNUSED", f"{kind} {name!r} is never referred to", names.where(definition)
+                        "UNUSED", f"{kind} {name!r} is never referred to", names.locate(definition)
                     )
                 )
     for path, since, until in names.gated:
@@ -202,7 +202,7 @@ def unused(ruleset: RuleSet) -> list[Finding]:
                 Finding(
                     "UNUSED",
                     f"{_gated_name(ruleset, path)} is in force in none of the listed versions",
-                    ruleset.where(*path),
+                    ruleset.locate(*path),
                 )
             )
     return findings

@@ -63,7 +63,7 @@ class Section:
 
 def diff(before: Side, after: Side) -> list[Section]:
     """Every section, in the order of the data flow (values, table, modes, admission)."""
-    shared = [c.name for c in after.policy.components if c.name in before.policy.component]
+    shared = [c.name for c in after.policy.components if c.name in before.policy.components_by_name]
     sections = [
         _mode_values(before, after),
         _compared(before, after, shared),
@@ -99,7 +99,7 @@ def _mode_names(before: Side, after: Side) -> list[str]:
 
 
 def _validity(policy: Policy, value: str) -> str:
-    mode = policy.modes.get(value)
+    mode = policy.modes_in_force.get(value)
     if mode is None:
         return "no mode"
     replacement = f", use {mode.replacement}" if mode.replacement else ""
@@ -194,9 +194,12 @@ def _mode_values(before: Side, after: Side) -> Section:
             was, now = _mode_rule(before.policy, value), _mode_rule(after.policy, value)
             if was != now:
                 notes.append(f"{before.label}: {was}; {after.label}: {now}")
-            elif value in before.policy.modes and value in after.policy.modes:
+            elif value in before.policy.modes_in_force and value in after.policy.modes_in_force:
                 # Valid on both sides: what changed is its status or replacement.
-                was_mode, now_mode = before.policy.modes[value], after.policy.modes[value]
+                was_mode, now_mode = (
+                    before.policy.modes_in_force[value],
+                    after.policy.modes_in_force[value],
+                )
                 fields = [
                     f
                     for f in ("status", "replacement")
@@ -219,7 +222,7 @@ def _compared(before: Side, after: Side, components: list[str]) -> Section:
     """Which components matching compares (always, when declared, never)."""
 
     def outcome(side: Side, inputs: tuple[Any, ...]) -> tuple[Hashable, str]:
-        compared = side.policy.component[inputs[0]].compared
+        compared = side.policy.components_by_name[inputs[0]].compared
         return compared, compared.replace("_", " ")
 
     def why(pattern: tuple[frozenset[Any], ...]) -> str:
@@ -242,7 +245,7 @@ def _matching(before: Side, after: Side) -> Section:
 
     def outcome(side: Side, inputs: tuple[Any, ...]) -> tuple[Hashable, str]:
         policy = side.policy
-        requested, declared = (v if v in policy.modes else None for v in inputs)
+        requested, declared = (v if v in policy.modes_in_force else None for v in inputs)
         try:
             row = decide(policy, requested, declared)
         except ModetableError as exc:
@@ -252,7 +255,7 @@ def _matching(before: Side, after: Side) -> Section:
 
     def rows(side: Side, inputs: tuple[Any, ...]) -> str | None:
         policy = side.policy
-        requested, declared = (v if v in policy.modes else None for v in inputs)
+        requested, declared = (v if v in policy.modes_in_force else None for v in inputs)
         try:
             return decide(policy, requested, declared).id
         except ModetableError:
@@ -296,7 +299,7 @@ def _resolution(before: Side, after: Side, purpose: str, component: str) -> Sect
         held = {
             known[slot]: value for slot, value in zip(found, inputs, strict=True) if slot in known
         }
-        return resolve(policy, purpose, policy.component[component], objects(held))
+        return resolve(policy, purpose, policy.components_by_name[component], objects(held))
 
     def outcome(side: Side, inputs: tuple[Any, ...]) -> tuple[Hashable, str]:
         result = resolved(side, inputs)
@@ -311,8 +314,8 @@ def _resolution(before: Side, after: Side, purpose: str, component: str) -> Sect
 
     def why(pattern: tuple[frozenset[Any], ...]) -> str:
         inputs = _example(pattern, domains)
-        was = {r.source: r.verdict for r in resolved(before, inputs).readings}
-        now = {r.source: r.verdict for r in resolved(after, inputs).readings}
+        was = {r.source_id: r.verdict for r in resolved(before, inputs).readings}
+        now = {r.source_id: r.verdict for r in resolved(after, inputs).readings}
         notes = [
             f"{source}: {_verdict(was.get(source, 'absent'))} → {_verdict(verdict)}"
             for source, verdict in now.items()
@@ -355,7 +358,7 @@ def _resolution_text(policy: Policy, result: Resolution) -> str:
 
 def _run_failure(policy: Policy, component: str, mode: str | None) -> str:
     """The run-time failure of a component resolved to `mode`, as the rule's id."""
-    runs_in = policy.component[component].runs_in
+    runs_in = policy.components_by_name[component].runs_in
     if mode is None or mode in runs_in:
         return ""
     for rule in policy.run_failures:
@@ -378,7 +381,7 @@ def _admission(before: Side, after: Side) -> Section:
     for side in (before, after):
         policy = side.policy
         for name in components:
-            if name in policy.component:
+            if name in policy.components_by_name:
                 for slot in slots(policy, "requested", name):
                     owners.setdefault(slot, []).append(name)
                     if slot not in found:
@@ -397,7 +400,7 @@ def _admission(before: Side, after: Side) -> Section:
         policy = side.policy
         body: dict[str, Any] = objects(dict(zip(found, inputs, strict=True))).isvc
         for name in components:
-            component = policy.component.get(name)
+            component = policy.components_by_name.get(name)
             if component is not None:
                 body = _declare(policy, body, component)
         isvc = Manifest(
@@ -406,7 +409,7 @@ def _admission(before: Side, after: Side) -> Section:
             namespace="default",
             scope="namespace",
             body=body,  # type: ignore[arg-type]
-            where=Location("<rules diff>"),
+            location=Location("<rules diff>"),
         )
         verdict = admit(policy, isvc)
         if verdict.allowed:

@@ -26,7 +26,7 @@ class ExampleRun:
     version: str | None
     case: str
     failure: str | None
-    where: Location
+    location: Location
 
     @property
     def passed(self) -> bool:
@@ -38,7 +38,7 @@ def run_examples(ruleset: RuleSet) -> list[ExampleRun]:
     policies = [ruleset.at(v) for v in ruleset.versions]
     runs: list[ExampleRun] = []
     for index, example in enumerate(ruleset.rules.matching.examples):
-        where = ruleset.where("matching", "examples", index)
+        where = ruleset.locate("matching", "examples", index)
         case = _matching_case(example)
         ran = False
         for policy in policies:
@@ -62,7 +62,7 @@ def run_examples(ruleset: RuleSet) -> list[ExampleRun]:
                 )
             )
     for index, source_example in enumerate(ruleset.rules.sources.examples):
-        where = ruleset.where("sources", "examples", index)
+        where = ruleset.locate("sources", "examples", index)
         case = _source_case(source_example)
         ran = False
         for policy in policies:
@@ -91,7 +91,7 @@ def _matching_runs_in(example: Example, policy: Policy) -> bool:
     if not in_force(example.since, example.until, policy.version):
         return False
     named = (_mode(example.requested), _mode(example.declared))
-    return all(value is None or value in policy.modes for value in named)
+    return all(value is None or value in policy.modes_in_force for value in named)
 
 
 def _matching(example: Example, policy: Policy) -> str | None:

@@ -114,7 +114,7 @@ def objects(values: Mapping[Slot, Any]) -> Objects:
 def resolve_values(
     policy: Policy, purpose: str, component: str, values: Mapping[Slot, Any]
 ) -> Resolution:
-    return resolve(policy, purpose, policy.component[component], objects(values))
+    return resolve(policy, purpose, policy.components_by_name[component], objects(values))
 
 
 def domain(slot: Slot, modes: Iterable[str]) -> list[Any]:

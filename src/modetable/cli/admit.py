@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, policy
+from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,9 +15,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.admission import admit
     from modetable.render import dump
 
-    rules = policy(args)
-    isvc, _cluster = isvc_and_cluster(rules, args, io)
-    verdict = admit(rules, isvc)
+    policy = load_policy(args)
+    isvc, _cluster = isvc_and_cluster(policy, args, io)
+    verdict = admit(policy, isvc)
     data = {
         "admission": {
             "allowed": verdict.allowed,

@@ -9,7 +9,14 @@ import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from modetable.cli.common import Io, add_manifests, add_output, load_cluster, ruleset
+from modetable.cli.common import (
+    Io,
+    add_manifests,
+    add_output,
+    load_cluster,
+    load_policy,
+    load_rules,
+)
 from modetable.errors import ModetableError
 
 PROGRESS_LABEL = "auditing"
@@ -53,7 +60,7 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.output import write_audit
     from modetable.audit.progress import Progress
 
-    policy = ruleset(args).at(getattr(args, "ome_version", None))
+    policy = load_policy(args)
     cluster = load_cluster(policy, args.manifests, io)
     summary = AuditSummary(policy)
     progress = Progress(io.stderr, len(cluster.isvcs), PROGRESS_LABEL)
@@ -82,9 +89,9 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
     from modetable.manifests import check_fields
 
-    rules = ruleset(args)
-    before = rules.at(args.from_version)
-    after = rules.at(args.to_version or getattr(args, "ome_version", None))
+    ruleset = load_rules(args)
+    before = ruleset.at(args.from_version)
+    after = ruleset.at(args.to_version or getattr(args, "ome_version", None))
     cluster = load_cluster(after, args.manifests, io)
     check_fields(before, cluster)
     progress = Progress(io.stderr, 2 * len(cluster.isvcs), PROGRESS_LABEL)

@@ -56,12 +56,14 @@ def add_manifests(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def ruleset(args: argparse.Namespace) -> RuleSet:
+def load_rules(args: argparse.Namespace) -> RuleSet:
+    """The rules file `--rules` names, or the bundled one."""
     return load_ruleset(getattr(args, "rules", None))
 
 
-def policy(args: argparse.Namespace) -> Policy:
-    return ruleset(args).at(getattr(args, "ome_version", None))
+def load_policy(args: argparse.Namespace) -> Policy:
+    """The rules in force in the version `--ome-version` names (default: the newest)."""
+    return load_rules(args).at(getattr(args, "ome_version", None))
 
 
 def _stdin_bytes(io: Io) -> Any:
@@ -108,7 +110,7 @@ def check_selection_fields(policy: Policy, cluster: Cluster) -> None:
         model_facts(selection, model)
     runtime = selection.runtime
     for manifest in cluster.runtimes:
-        body, at = manifest.body, manifest.where
+        body, at = manifest.body, manifest.location
         entries_of(selection, body, at)
         read(body, runtime.disabled, bool, at)
         listed = read(body, runtime.accelerator_classes, list, at) or []
@@ -123,12 +125,12 @@ def check_selection_fields(policy: Policy, cluster: Cluster) -> None:
             read(body, runtime.size_max, str, at)
     ref = selection.model_ref
     for isvc in cluster.isvcs:
-        node = read(isvc.body, ref.path, dict, isvc.where)
+        node = read(isvc.body, ref.path, dict, isvc.location)
         if node is not None:
-            read(node, ref.name, str, isvc.where, f"{ref.path}.")
-            read(node, ref.kind, str, isvc.where, f"{ref.path}.")
+            read(node, ref.name, str, isvc.location, f"{ref.path}.")
+            read(node, ref.kind, str, isvc.location, f"{ref.path}.")
         for path in selection.accelerator_classes:
-            read(isvc.body, path, str, isvc.where)
+            read(isvc.body, path, str, isvc.location)
 
 
 def _covered(file: str, manifests: list[str]) -> bool:
@@ -149,7 +151,7 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
     if os.path.isfile(ref):
         cluster = load_cluster(policy, args.manifests, io, extra=[ref])
         target = Path(ref).resolve()
-        found = [m for m in cluster.isvcs if Path(m.where.file).resolve() == target]
+        found = [m for m in cluster.isvcs if Path(m.location.file).resolve() == target]
         if len(found) != 1:
             count = "no InferenceService" if not found else f"{len(found)} InferenceServices"
             raise ModetableError(

@@ -9,7 +9,7 @@ from modetable.cli.common import (
     Io,
     add_isvc_inputs,
     isvc_and_cluster,
-    policy,
+    load_policy,
 )
 from modetable.errors import ModetableError
 from modetable.manifests import Cluster, Manifest, runtime_json
@@ -31,32 +31,32 @@ def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.running import effective
     from modetable.runtimes import find_named_runtime, runtime_request
 
-    rules = policy(args)
-    isvc, cluster = isvc_and_cluster(rules, args, io)
-    request = runtime_request(rules, isvc)
-    named_runtime = find_named_runtime(rules, cluster, isvc, request) if request else None
+    policy = load_policy(args)
+    isvc, cluster = isvc_and_cluster(policy, args, io)
+    request = runtime_request(policy, isvc)
+    named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
     if request and named_runtime is None and args.runtime is None:
         raise ModetableError(
             f"InferenceService {isvc.ref} names runtime {request.name!r}, "
             "which is not among the manifests",
-            request.where,
+            request.location,
         )
     runtime = named_runtime
     selected = False
     if args.runtime is not None:
-        runtime = _runtime_by_name(rules, cluster, isvc, args.runtime, named_runtime)
+        runtime = _runtime_by_name(policy, cluster, isvc, args.runtime, named_runtime)
     elif request is None:
         # None named: the runtime OME would select, if any.
         from modetable.selection import select
 
-        runtime = select(rules, cluster, isvc).runtime
+        runtime = select(policy, cluster, isvc).runtime
         selected = runtime is not None
     named = runtime is not None and runtime is named_runtime
-    result = effective(rules, cluster, isvc, runtime, named)
+    result = effective(policy, cluster, isvc, runtime, named)
 
     data: dict[str, Any] = {
         "isvc": isvc.ref,
-        "version": rules.version,
+        "version": policy.version,
         "runtime": runtime_json(runtime),
         "named": named,
         "components": {
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             f"InferenceService {isvc.ref}: runtime {runtime.name} ({runtime.kind}, {how})\n"
         )
     rows = [
-        [name, f"{r.mode} ({r.source})", result.reconcile.get(name, "")]
+        [name, f"{r.mode} ({r.source_label})", result.reconcile.get(name, "")]
         for name, r in result.components.items()
     ]
     headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if result.reconcile else ["COMPONENT", "MODE"]

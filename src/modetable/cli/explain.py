@@ -11,7 +11,7 @@ from modetable.cli.common import (
     add_output,
     isvc_and_cluster,
     load_cluster,
-    policy,
+    load_policy,
 )
 
 DEFAULT_NAMESPACE = "default"
@@ -49,19 +49,19 @@ def run(args: argparse.Namespace, io: Io) -> int:
     )
     from modetable.selection.rules import selection_rules
 
-    rules = policy(args)
+    policy = load_policy(args)
     if args.isvc:
-        isvc, cluster = isvc_and_cluster(rules, args, io)
-        explanation = explain_isvc(rules, cluster, isvc)
+        isvc, cluster = isvc_and_cluster(policy, args, io)
+        explanation = explain_isvc(policy, cluster, isvc)
     else:
-        cluster = load_cluster(rules, args.manifests, io)
+        cluster = load_cluster(policy, args.manifests, io)
         namespace, _, name = args.model.rpartition("/")
-        explanation = explain_model(rules, cluster, name, namespace or DEFAULT_NAMESPACE)
+        explanation = explain_model(policy, cluster, name, namespace or DEFAULT_NAMESPACE)
     trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:
         io.stderr.write(explanation.note + "\n")
     if args.output != "table":
-        data = explanation_json(rules, explanation)
+        data = explanation_json(policy, explanation)
         if trace is not None:
             from modetable.selection.report import check_json
 
@@ -73,11 +73,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(data, args.output, io.stdout)
         return 0
     if not explanation.candidates:
-        io.stderr.write(rules.message("explain_no_runtimes") + "\n")
+        io.stderr.write(policy.message("explain_no_runtimes") + "\n")
         return 0
-    io.stdout.write(table(selection_rules(rules).explain.columns, rows(rules, explanation)))
+    io.stdout.write(table(selection_rules(policy).explain.columns, rows(policy, explanation)))
     if trace is not None:
         from modetable.selection.report import trace_lines
 
-        io.stdout.write("\n" + "\n".join(trace_lines(rules, trace)) + "\n")
+        io.stdout.write("\n" + "\n".join(trace_lines(policy, trace)) + "\n")
     return 0

@@ -9,10 +9,12 @@ from modetable.cli.common import (
     Io,
     add_isvc_inputs,
     isvc_and_cluster,
-    policy,
+    load_policy,
 )
 from modetable.errors import ModetableError
+from modetable.manifests import Manifest
 from modetable.modes import resolution_json
+from modetable.rules.policy import Policy
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,11 +32,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
     from modetable.selection.scoring import scope_order
 
-    rules = policy(args)
-    isvc, cluster = isvc_and_cluster(rules, args, io)
-    request = runtime_request(rules, isvc)
-    named_runtime = find_named_runtime(rules, cluster, isvc, request) if request else None
-    scope = scope_order(rules)
+    policy = load_policy(args)
+    isvc, cluster = isvc_and_cluster(policy, args, io)
+    request = runtime_request(policy, isvc)
+    named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
+    scope = scope_order(policy)
     candidates = sorted(
         cluster.runtimes_for(isvc.namespace), key=lambda r: (scope(r.scope), r.name)
     )
@@ -42,18 +44,18 @@ def run(args: argparse.Namespace, io: Io) -> int:
         candidates = [r for r in candidates if r.name == args.runtime]
         if not candidates:
             raise ModetableError(f"no runtime {args.runtime!r} for namespace {isvc.namespace}")
-    requested = requested_modes(rules, isvc)
+    requested = requested_modes(policy, isvc)
     results: list[dict[str, Any]] = []
     for runtime in candidates:
         named = runtime is named_runtime
         entry: dict[str, Any] = {
             "name": runtime.name,
             "kind": runtime.kind,
-            "scope": rules.rules.manifests.scope_labels[runtime.scope],
+            "scope": policy.rules.manifests.scope_labels[runtime.scope],
             "named": named,
         }
         try:
-            match = match_runtime(rules, cluster, isvc, runtime, named, requested)
+            match = match_runtime(policy, cluster, isvc, runtime, named, requested)
         except InheritanceError as exc:
             entry.update(result="error", reason=exc.message, row=None, components={})
             results.append(entry)
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         results.append(entry)
     data = {
         "isvc": isvc.ref,
-        "version": rules.version,
+        "version": policy.version,
         "requested": {name: resolution_json(r) for name, r in requested.items()},
         "runtimes": results,
     }
@@ -86,7 +88,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
         dump(data, args.output, io.stdout)
     else:
-        _print_table(rules, isvc, data, io, explain=args.explain)
+        _print_table(policy, isvc, data, io, explain=args.explain)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).
     if any(r["result"] == "error" for r in results):
@@ -94,10 +96,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
     return 0 if any(r["result"] == "pass" for r in results) else 1
 
 
-def _print_table(rules: Any, isvc: Any, data: dict[str, Any], io: Io, *, explain: bool) -> None:
+def _print_table(
+    policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool
+) -> None:
     from modetable.render import table
 
-    outcomes = rules.rules.matching.outcomes
+    outcomes = policy.rules.matching.outcomes
     asks = ", ".join(
         f"{name} {r['mode'] or 'none'}" + (f" ({r['source']})" if r["source"] else "")
         for name, r in data["requested"].items()
@@ -109,7 +113,7 @@ def _print_table(rules: Any, isvc: Any, data: dict[str, Any], io: Io, *, explain
     rows = []
     for entry in data["runtimes"]:
         result = (
-            rules.explanation("chain_broken")
+            policy.explanation("chain_broken")
             if entry["result"] == "error"
             else outcomes[entry["result"]]
         )

@@ -8,6 +8,7 @@ from typing import Any
 
 from modetable.cli.common import Io, add_output, set_help
 from modetable.errors import ErrorList, Location, ModetableError
+from modetable.rules.policy import RuleSet
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
@@ -139,18 +140,20 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     return EXIT_NEGATIVE if failed else EXIT_OK
 
 
-def _analyse(ruleset: Any) -> tuple[list[tuple[Location, dict[str, Any]]], list[dict[str, Any]]]:
+def _analyse(
+    ruleset: RuleSet,
+) -> tuple[list[tuple[Location, dict[str, Any]]], list[dict[str, Any]]]:
     """The analysis's findings and the examples' runs (a failing example is a finding)."""
     from modetable.authoring.analysis import analyse
     from modetable.authoring.examples import run_examples
 
     found = [
         (
-            f.where,
+            f.location,
             {
                 "code": f.code,
                 "severity": f.severity,
-                "at": str(f.where),
+                "at": str(f.location),
                 "versions": list(f.versions),
                 "message": f.message,
             },
@@ -168,31 +171,31 @@ def _analyse(ruleset: Any) -> tuple[list[tuple[Location, dict[str, Any]]], list[
                 "case": run.case,
                 "passed": run.passed,
                 "failure": run.failure,
-                "at": str(run.where),
+                "at": str(run.location),
             }
         )
         if run.passed:
             continue
         # One finding per example and failure, with every version it fails in.
         message = f"{run.case}: {run.failure}"
-        finding = failed.get((run.where, message))
+        finding = failed.get((run.location, message))
         if finding is None:
             finding = {
                 "code": "EXAMPLE",
                 "severity": "error",
-                "at": str(run.where),
+                "at": str(run.location),
                 "versions": [],
                 "message": message,
             }
-            failed[run.where, message] = finding
-            found.append((run.where, finding))
+            failed[run.location, message] = finding
+            found.append((run.location, finding))
         if run.version:
             finding["versions"].append(run.version)
     return found, runs
 
 
 def _invalid(error: ModetableError, file: Path) -> tuple[Location, dict[str, Any]]:
-    where = error.where or Location(str(file))
+    where = error.location or Location(str(file))
     finding = {
         "code": "INVALID",
         "severity": "error",

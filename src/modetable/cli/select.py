@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, policy
+from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,9 +16,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump
     from modetable.selection import outcome_json, select
 
-    rules = policy(args)
-    isvc, cluster = isvc_and_cluster(rules, args, io)
-    outcome = select(rules, cluster, isvc)
+    policy = load_policy(args)
+    isvc, cluster = isvc_and_cluster(policy, args, io)
+    outcome = select(policy, cluster, isvc)
     data = outcome_json(outcome)
     if args.output != "table":
         dump(data, args.output, io.stdout)

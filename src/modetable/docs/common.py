@@ -71,7 +71,7 @@ def range_note(policy: Policy, since: str | None, until: str | None) -> str:
 
 def component_named(policy: Policy, name: str) -> Component:
     try:
-        return policy.component[name]
+        return policy.components_by_name[name]
     except KeyError:
         raise ModetableError(
             f"docs names the component {name!r}, which the rules do not define",

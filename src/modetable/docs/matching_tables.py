@@ -52,7 +52,7 @@ def matching_table(policy: Policy) -> str:
         requested, declared = _input(example.requested), _input(example.declared)
         if not in_force(example.since, example.until, policy.version):
             continue
-        if any(v is not None and v not in policy.modes for v in (requested, declared)):
+        if any(v is not None and v not in policy.modes_in_force for v in (requested, declared)):
             continue  # a value that is no mode in this version: the example did not exist
         row = decide(policy, requested, declared)
         outcome = policy.rules.matching.outcomes[row.outcome]
@@ -111,7 +111,7 @@ def mismatch_message(policy: Policy) -> str:
         requested, declared = _input(example.requested), _input(example.declared)
         if not in_force(example.since, example.until, policy.version):
             continue
-        if any(v is not None and v not in policy.modes for v in (requested, declared)):
+        if any(v is not None and v not in policy.modes_in_force for v in (requested, declared)):
             continue
         row = decide(policy, requested, declared)
         if row.message is None:

@@ -63,13 +63,13 @@ def render_region(ruleset: RuleSet, region: Region, version: str | None) -> str:
         raise ModetableError(
             f"region {region.name!r} takes no option {unknown[0]!r} "
             f"(options: {', '.join(REGION_OPTIONS)})",
-            region.where,
+            region.location,
         )
     wanted = region.args.get("version", version)
     try:
         policy = ruleset.at(wanted)
     except ModetableError as exc:
-        raise ModetableError(exc.message, region.where) from None
+        raise ModetableError(exc.message, region.location) from None
     return REGIONS[region.name](policy)
 
 

@@ -41,7 +41,7 @@ class Region:
     args: dict[str, str]
     begin: int  # index of the BEGIN line
     end: int  # index of the END line
-    where: Location
+    location: Location
     newline: str
 
 

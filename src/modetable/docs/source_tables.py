@@ -121,16 +121,16 @@ def valid_modes(policy: Policy) -> str:
     """The values that count as a mode in this version, with status and versions."""
     mode = Modes(policy, notes=False)
     rows = []
-    for name, entry in policy.modes.items():
+    for name, entry in policy.modes_in_force.items():
         status = entry.status
-        if entry.replacement and entry.replacement in policy.modes:
+        if entry.replacement and entry.replacement in policy.modes_in_force:
             status += f", use {mode(entry.replacement)}"
         rows.append([mode(name), status, describe_range(entry.since, entry.until), entry.doc])
     text = table(["Value", "Status", "Valid", "What it is"], rows)
     gone = [
         f"{mode(m.name)} ({describe_range(m.since, m.until)})"
         for m in policy.rules.modes
-        if m.name not in policy.modes
+        if m.name not in policy.modes_in_force
     ]
     if gone:
         text += f"\nNot valid in {policy.version}, so read as no mode: {words(gone, 'and')}.\n"

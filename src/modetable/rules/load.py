@@ -26,10 +26,10 @@ from cattrs.gen import make_dict_structure_fn, override
 
 from modetable.errors import ErrorList, Location, ModetableError
 from modetable.rules.kinds import yaml_key
-from modetable.rules.model import Condition, RuleFile
+from modetable.rules.model import RowCondition, RuleFile
 from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
-from modetable.yamlio import decode, load_documents
+from modetable.yamlio import decode, describe, load_documents
 
 
 class _StructureError(ValueError):
@@ -47,17 +47,15 @@ _VERSION_KEYS = ("since", "until", "versions")
 
 
 def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {str(value).lower()}"
-    if isinstance(value, int | float):
-        return f"the number {value} (quote it to make it a string)"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return repr(value)
+    """A value as a rules error names it: as yamlio.describe does, but a string
+    as written (`'OMENatve'`, beside the words it is not) and a number with the
+    hint a policy author needs (a version or a name must be quoted)."""
+    if isinstance(value, str):
+        return repr(value)
+    shown = describe(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"{shown} (quote it to make it a string)"
+    return shown
 
 
 def _strict_str(value: Any, _type: Any) -> str:
@@ -78,7 +76,7 @@ def _strict_bool(value: Any, _type: Any) -> bool:
     return value
 
 
-def _condition(value: Any, _type: Any) -> Condition:
+def _condition(value: Any, _type: Any) -> RowCondition:
     if isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
@@ -93,7 +91,7 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(str, _strict_str)
     converter.register_structure_hook(int, _strict_int)
     converter.register_structure_hook(bool, _strict_bool)
-    converter.register_structure_hook(Condition, _condition)
+    converter.register_structure_hook(RowCondition, _condition)
 
     def is_homogeneous_tuple(type_: Any) -> bool:
         args = typing.get_args(type_)
@@ -254,7 +252,7 @@ def structure_errors(document: Any, file: str, exc: BaseException) -> list[Modet
                 )
             continue
         errors.append(ModetableError(_message(leaf, path), locate(document, path, file)))
-    errors.sort(key=lambda e: (e.where.line or 0, e.where.col or 0) if e.where else (0, 0))
+    errors.sort(key=lambda e: (e.location.line or 0, e.location.col or 0) if e.location else (0, 0))
     return errors
 
 
@@ -291,7 +289,7 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
 
 def _in_file_order(errors: list[ModetableError]) -> list[ModetableError]:
     def position(error: ModetableError) -> tuple[int, int]:
-        where = error.where
+        where = error.location
         return (where.line or 0, where.col or 0) if where else (0, 0)
 
     unique = {str(e): e for e in errors}

@@ -46,7 +46,7 @@ PathTemplate = Annotated[str, Template(PATH_PARAMS)]
 # list of modes.
 ConditionWord = Literal["-", "none", "mode", "same", "different"]
 CONDITION_WORDS: tuple[str, ...] = typing.get_args(ConditionWord)
-Condition = Annotated[str, Ref("mode", also=CONDITION_WORDS)] | tuple[ModeName, ...]
+RowCondition = Annotated[str, Ref("mode", also=CONDITION_WORDS)] | tuple[ModeName, ...]
 
 # What the engine passes each explanation (modes.py) and each admission
 # stage's wrapper (admission.py): the contract their placeholders are checked
@@ -215,8 +215,8 @@ class RunningMerge:
 @attrs.frozen
 class Row:
     id: Annotated[str, Defines("row")]
-    requested: Condition
-    declared: Condition
+    requested: RowCondition
+    declared: RowCondition
     outcome: Annotated[str, Ref("outcome")]
     message: Annotated[str, Ref("message", params=ROW_MESSAGE_PARAMS)] | None = None
     since: str | None = None

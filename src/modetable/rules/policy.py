@@ -14,6 +14,7 @@ import attrs
 
 from modetable import paths
 from modetable.errors import Location, ModetableError
+from modetable.rules import positions
 from modetable.rules.load import bundled_rules_path, parse_rules, read_rules_text
 from modetable.rules.model import (
     AdmissionRule,
@@ -24,7 +25,6 @@ from modetable.rules.model import (
     RunFailure,
     Source,
 )
-from modetable.rules.positions import locate
 from modetable.templates import fill
 from modetable.versions import in_force, parse_version
 
@@ -58,20 +58,22 @@ class Policy:
     file: str
 
     @cached_property
-    def modes(self) -> dict[str, Mode]:
+    def modes_in_force(self) -> dict[str, Mode]:
         """Valid mode values in this version, in the file's order."""
         return {m.name: m for m in self.rules.modes if in_force(m.since, m.until, self.version)}
 
     @cached_property
     def all_modes(self) -> dict[str, Mode]:
+        """Every mode the file names, in any version (the compiled table's domain)."""
         return {m.name: m for m in self.rules.modes}
 
     @property
     def components(self) -> tuple[Component, ...]:
+        """The components in the rules' order (engine, decoder, router)."""
         return self.rules.components
 
     @cached_property
-    def component(self) -> dict[str, Component]:
+    def components_by_name(self) -> dict[str, Component]:
         return {c.name: c for c in self.rules.components}
 
     @cached_property
@@ -158,7 +160,7 @@ class Policy:
         return fill(self.rules.admission_stages[stage], values)
 
     def is_mode(self, value: Any) -> bool:
-        return isinstance(value, str) and value in self.modes
+        return isinstance(value, str) and value in self.modes_in_force
 
 
 @attrs.frozen(eq=False)
@@ -194,9 +196,9 @@ class RuleSet:
     def at(self, version: str | None = None) -> Policy:
         return Policy(version=self.resolve_version(version), rules=self.rules, file=self.file)
 
-    def where(self, *path: str | int) -> Location:
+    def locate(self, *path: str | int) -> Location:
         """The position of a node in the rules file, for messages about it."""
-        return locate(self.document, path, self.file)
+        return positions.locate(self.document, path, self.file)
 
 
 def load_ruleset(path: str | Path | None = None) -> RuleSet:

@@ -19,6 +19,7 @@ from typing import Any
 import attrs
 
 from modetable.errors import Location, ModetableError
+from modetable.rules import positions
 from modetable.rules.kinds import (
     Defines,
     Ref,
@@ -29,7 +30,7 @@ from modetable.rules.kinds import (
     yaml_key,
 )
 from modetable.rules.model import AdmissionRule, RuleFile, SelectionCheck, Source
-from modetable.rules.positions import PathPart, locate
+from modetable.rules.positions import PathPart
 from modetable.templates import placeholders
 from modetable.versions import parse_version
 
@@ -76,8 +77,8 @@ class Index:
     def referred(self, kind: str) -> set[str]:
         return {r.name for r in self.references if r.kind == kind}
 
-    def where(self, item: Definition | Reference) -> Location:
-        return locate(self.document, item.path, self.file, key=item.key)
+    def locate(self, item: Definition | Reference) -> Location:
+        return positions.locate(self.document, item.path, self.file, key=item.key)
 
 
 class _Walker:
@@ -89,11 +90,11 @@ class _Walker:
         self.errors: list[ModetableError] = []
         self.gated: list[tuple[tuple[PathPart, ...], str | None, str | None]] = []
 
-    def where(self, path: tuple[PathPart, ...], *, key: bool = False) -> Location:
-        return locate(self.document, path, self.file, key=key)
+    def locate(self, path: tuple[PathPart, ...], *, key: bool = False) -> Location:
+        return positions.locate(self.document, path, self.file, key=key)
 
     def error(self, message: str, path: tuple[PathPart, ...], *, key: bool = False) -> None:
-        self.errors.append(ModetableError(message, self.where(path, key=key)))
+        self.errors.append(ModetableError(message, self.locate(path, key=key)))
 
     # The walk: follow the type; skip any value whose shape does not fit it
     # (structuring reports those).
@@ -186,7 +187,7 @@ class _Walker:
         known = self.definitions.setdefault(mark.kind, {})
         if name in known:
             first = known[name]
-            line = self.where(first.path, key=first.key).line
+            line = self.locate(first.path, key=first.key).line
             self.error(
                 f"{mark.kind} {name!r} is defined twice (first at line {line})", path, key=key
             )

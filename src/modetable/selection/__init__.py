@@ -10,16 +10,16 @@ Public API (others build on it):
 """
 
 from modetable.selection.checks import Candidate, CheckResult, Context, assess, make_context
-from modetable.selection.outcome import Condition, Event, Outcome, select
+from modetable.selection.outcome import Event, Outcome, StatusCondition, select
 from modetable.selection.report import candidate_json, outcome_json
 
 __all__ = [
     "Candidate",
     "CheckResult",
-    "Condition",
     "Context",
     "Event",
     "Outcome",
+    "StatusCondition",
     "assess",
     "candidate_json",
     "make_context",

@@ -18,13 +18,13 @@ from modetable.errors import ModetableError
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import RuntimeMatch, match_runtime, requested_modes
 from modetable.modes import Resolution
-from modetable.paths import split
+from modetable.paths import split, value_location
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
 from modetable.runtimes import resolve_chain
 from modetable.selection import scoring
 from modetable.selection.compare import Comparisons
-from modetable.selection.fields import locate, read
+from modetable.selection.fields import read
 from modetable.selection.formats import Entry, ModelFacts, entries_of
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import SizeRange, distance, parse_size, within
@@ -89,7 +89,7 @@ def make_context(
         )
     classes = []
     for path in selection_rules(policy).accelerator_classes:
-        value = read(isvc.body, path, str, isvc.where)
+        value = read(isvc.body, path, str, isvc.location)
         if value is not None:
             classes.append((path, value))
     return Context(
@@ -122,7 +122,7 @@ def runtime_view(policy: Policy, cluster: Cluster, runtime: Manifest, named: boo
         chain = resolve_chain(policy, cluster, runtime)
         if len(chain.runtimes) > 1:
             holder = {"spec": chain.spec}
-    entries = entries_of(selection_rules(policy), holder, runtime.where)
+    entries = entries_of(selection_rules(policy), holder, runtime.location)
     return RuntimeView(runtime=runtime, named=named, holder=holder, entries=entries)
 
 
@@ -138,7 +138,8 @@ class CheckResult:
     inputs: tuple[tuple[str, str], ...] = ()
     # The deployment-mode check's decision, with each side's trace.
     match: RuntimeMatch | None = None
-    note: str | None = None
+    # Why a skipped check did not run (not in force, no InferenceService, ...).
+    skip_note: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -211,7 +212,7 @@ def _shown(value: Any) -> str:
 
 def check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     path = selection_rules(ctx.policy).runtime.disabled
-    disabled = read(view.holder, path, bool, view.runtime.where)
+    disabled = read(view.holder, path, bool, view.runtime.location)
     return _result(
         check,
         disabled is True,
@@ -222,12 +223,13 @@ def check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> Ch
 
 def check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     path = selection_rules(ctx.policy).runtime.accelerator_classes
-    listed = read(view.holder, path, list, view.runtime.where) or []
+    listed = read(view.holder, path, list, view.runtime.location) or []
+    listed_at = value_location(view.holder, split(path), view.runtime.location)
     for index, item in enumerate(listed):
         if not isinstance(item, str):
             raise ModetableError(
                 f"{path}[{index}] must be a string",
-                where(listed, index, locate(view.holder, split(path), view.runtime.where)),
+                where(listed, index, listed_at or view.runtime.location),
             )
     missing = [name for _path, name in ctx.classes if name not in listed]
     inputs = (*((p, repr(name)) for p, name in ctx.classes), (path, _shown(listed or None)))
@@ -256,11 +258,11 @@ def check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) -
 
 def size_range(ctx: Context, view: RuntimeView) -> SizeRange | None:
     fields = selection_rules(ctx.policy).runtime
-    if read(view.holder, fields.size_range, dict, view.runtime.where) is None:
+    if read(view.holder, fields.size_range, dict, view.runtime.location) is None:
         return None
     return SizeRange(
-        min=read(view.holder, fields.size_min, str, view.runtime.where),
-        max=read(view.holder, fields.size_max, str, view.runtime.where),
+        min=read(view.holder, fields.size_min, str, view.runtime.location),
+        max=read(view.holder, fields.size_max, str, view.runtime.location),
     )
 
 
@@ -357,7 +359,9 @@ def assess(
             note = rules.explain.words["not_reached"]
         if note is not None:
             results.append(
-                CheckResult(check=check.id, step=check.check, state=CheckState.SKIPPED, note=note)
+                CheckResult(
+                    check=check.id, step=check.check, state=CheckState.SKIPPED, skip_note=note
+                )
             )
             continue
         result = step(check)

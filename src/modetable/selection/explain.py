@@ -51,8 +51,8 @@ def explain_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -
 def explain_isvc(policy: Policy, cluster: Cluster, isvc: Manifest) -> Explanation:
     """Against the InferenceService's model, its accelerator classes and modes."""
     rules = selection_rules(policy).model_ref
-    ref = read(isvc.body, rules.path, dict, isvc.where)
-    name = read(ref, rules.name, str, isvc.where) if ref is not None else None
+    ref = read(isvc.body, rules.path, dict, isvc.location)
+    name = read(ref, rules.name, str, isvc.location) if ref is not None else None
     if not name:
         raise ModetableError(policy.message("explain_no_model", kind=isvc.kind, name=isvc.name))
     namespace = isvc.namespace or ""

@@ -7,18 +7,10 @@ from typing import Any
 
 from modetable import paths
 from modetable.errors import Location, ModetableError
-from modetable.yamlio import describe, where
+from modetable.yamlio import describe
 
 # What a field must hold, and how an error names it.
 _KINDS: dict[type, str] = {str: "a string", bool: "true or false", int: "a whole number"}
-
-
-def locate(node: Any, segments: paths.Segments, fallback: Location) -> Location:
-    """Where the value at `segments` is written, or `fallback`."""
-    found = paths.parent_and_key(node, segments)
-    if found is None:
-        return fallback
-    return where(found[0], found[1], fallback)
 
 
 def read(
@@ -38,7 +30,7 @@ def read(
         kind = _KINDS.get(expect) or ("a mapping" if expect is dict else "a list")
         raise ModetableError(
             f"{prefix}{paths.render(segments)} must be {kind}, got {describe(value)}",
-            locate(node, segments, fallback),
+            paths.value_location(node, segments, fallback) or fallback,
         )
     return value
 

@@ -10,11 +10,11 @@ import attrs
 
 from modetable.errors import Location, ModetableError
 from modetable.manifests import Manifest
-from modetable.paths import split
+from modetable.paths import split, value_location
 from modetable.rules.model import Selection, SpecFields
 from modetable.rules.policy import Policy
 from modetable.selection import model_versions
-from modetable.selection.fields import locate, read
+from modetable.selection.fields import read
 from modetable.selection.rules import selection_rules
 from modetable.yamlio import where as where_in
 
@@ -68,7 +68,7 @@ def _spec(
     value = read(node, path, dict, where, prefix)
     if value is None:
         return None
-    here = locate(node, split(path), where)
+    here = value_location(node, split(path), where) or where
     inner = f"{prefix}{path}."
     name = read(value, fields.name, str, here, inner)
     if name is None:
@@ -91,7 +91,7 @@ def _pipeline(
     if pipeline is None:
         return None
     rule = selection.formats.pipeline
-    here = locate(node, split(path), where)
+    here = value_location(node, split(path), where) or where
     inner = f"{prefix}{path}."
     read(pipeline, rule.class_name, str, here, inner)
     components = [(name, inner) for name in rule.components]
@@ -106,7 +106,7 @@ def _pipeline(
 
 
 def model_facts(selection: Selection, model: Manifest) -> ModelFacts:
-    fields, where = selection.model, model.where
+    fields, where = selection.model, model.location
     body = model.body
     return ModelFacts(
         manifest=model,
@@ -130,7 +130,7 @@ def entries_of(
     fields = selection.entry
     path = selection.runtime.entries
     items = read(spec_holder, path, list, where) or []
-    list_where = locate(spec_holder, split(path), where)
+    list_where = value_location(spec_holder, split(path), where) or where
     entries = []
     for index, item in enumerate(items):
         here = where_in(items, index, list_where)

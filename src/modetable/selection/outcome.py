@@ -55,7 +55,9 @@ class Event:
 
 
 @attrs.frozen
-class Condition:
+class StatusCondition:
+    """A Kubernetes status condition the outcome sets on the InferenceService."""
+
     type: str
     status: str
     reason: str
@@ -81,7 +83,7 @@ class Outcome:
     message: str | None
     admission: Admission
     events: tuple[Event, ...]
-    conditions: tuple[Condition, ...]
+    conditions: tuple[StatusCondition, ...]
     components: dict[str, Resolution]
     reconcile: dict[str, str]
     candidates: tuple[Candidate, ...] = ()
@@ -99,21 +101,29 @@ class Outcome:
 
 @attrs.frozen
 class ModelRef:
+    """The model an InferenceService names."""
+
     name: str
     kind: str
 
 
-def model_reference(policy: Policy, isvc: Manifest) -> ModelRef | str | None:
-    """The model `spec.model` names; None without spec.model; the path of the
-    missing name when spec.model has none."""
+@attrs.frozen
+class NamelessModelRef:
+    """`spec.model` is there but names no model: `path` is where the name belongs."""
+
+    path: str
+
+
+def model_reference(policy: Policy, isvc: Manifest) -> ModelRef | NamelessModelRef | None:
+    """The model `spec.model` names; None without spec.model."""
     rules = selection_rules(policy).model_ref
-    node = read(isvc.body, rules.path, dict, isvc.where)
+    node = read(isvc.body, rules.path, dict, isvc.location)
     if node is None:
         return None
-    name = read(node, rules.name, str, isvc.where)
+    name = read(node, rules.name, str, isvc.location)
     if not name:
-        return render((*split(rules.path), rules.name))
-    kind = read(node, rules.kind, str, isvc.where) or rules.default_kind
+        return NamelessModelRef(path=render((*split(rules.path), rules.name)))
+    kind = read(node, rules.kind, str, isvc.location) or rules.default_kind
     return ModelRef(name=name, kind=kind)
 
 
@@ -188,7 +198,7 @@ class Case:
         warnings: list[str] = []
         denials: list[Denial] = []
         events: list[Event] = []
-        conditions: list[Condition] = []
+        conditions: list[StatusCondition] = []
         for result in results:
             for effect in rules.outcomes.get(result, ()):
                 if not in_force(effect.since, effect.until, policy.version):
@@ -209,7 +219,7 @@ class Case:
                     )
                 elif effect.emit == "condition":
                     conditions.append(
-                        Condition(
+                        StatusCondition(
                             effect.type or "",
                             effect.status or "",
                             effect.reason or "",
@@ -317,8 +327,8 @@ def select(
             "cluster_scope": "cluster",
         },
     )
-    if isinstance(ref, str):
-        return case.finish("model_name_missing", path=ref)
+    if isinstance(ref, NamelessModelRef):
+        return case.finish("model_name_missing", path=ref.path)
     if ref is None:
         if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
             return case.finish("no_model_or_runtime", path=rules.model_ref.path)
@@ -374,7 +384,7 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
         view = runtime_view(policy, case.cluster, runtime, named=True)
     except InheritanceError as exc:
         return case.finish("chain_broken", message=exc.message)
-    if read(view.holder, rules.runtime.disabled, bool, runtime.where):
+    if read(view.holder, rules.runtime.disabled, bool, runtime.location):
         message = policy.message(
             "named_runtime_disabled", scope=rules.scope_words[runtime.scope], runtime=runtime.name
         )

@@ -35,8 +35,8 @@ def check_json(result: CheckResult) -> dict[str, Any]:
         "reason": result.reason,
         "inputs": [{"what": what, "value": value} for what, value in result.inputs],
     }
-    if result.note is not None:
-        data["note"] = result.note
+    if result.skip_note is not None:
+        data["note"] = result.skip_note
     if result.match is not None:
         data["components"] = {
             c.component: {
@@ -98,7 +98,7 @@ def trace_lines(policy: Policy, candidate: Candidate) -> list[str]:
     failed = False
     for number, result in enumerate(candidate.checks, start=1):
         if result.state == CheckState.SKIPPED:
-            lines.append(f"{number}. {result.check}: {result.note}")
+            lines.append(f"{number}. {result.check}: {result.skip_note}")
             continue
         state = words["failed"] if result.failed else words["passed"]
         late = f"; {words['not_reached']}" if failed else ""
@@ -117,13 +117,13 @@ def _mode_lines(policy: Policy, result: CheckResult) -> list[str]:
     matching = policy.rules.matching
     lines = []
     for c in result.match.components:
-        component = policy.component[c.component]
+        component = policy.components_by_name[c.component]
         values = policy.placeholder_values(component)
         lines.append(f"     {c.component}: {c.row}, {matching.outcomes[c.outcome]}")
         for side, resolution in (("requested", c.requested), ("declared", c.declared)):
             label = fill(matching.inputs[side], values)
             used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
-            source = f" from {resolution.source} ({used.path})" if used else ""
+            source = f" from {resolution.source_label} ({used.path})" if used else ""
             lines.append(f"       {label}: {resolution.mode or NONE_WORD}{source}")
-            lines.extend(f"         passed over {r.path}: {r.note}" for r in resolution.passed_over)
+            lines.extend(f"         passed over {r.path}: {r.why}" for r in resolution.passed_over)
     return lines
