@@ -7,6 +7,7 @@ many-at-once.yaml) and lists the errors it must give at its end.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -22,18 +23,24 @@ EXPECT = "# expect: "
 
 
 def load_errors(path: Path) -> list[str]:
-    """The errors loading `path` gives, as `LINE:COL: message` (file name dropped)."""
+    """The errors loading `path` gives, as `LINE:COL: [code] message` (file name dropped)."""
     try:
         load_ruleset(path)
     except ErrorList as exc:
-        lines = exc.lines()
+        errors = exc.errors
     except ModetableError as exc:
-        lines = [str(exc)]
+        errors = [exc]
     else:
         return []
     prefix = f"{path}:"
+    lines = [f"{e.location}: [{e.code}] {e.message}" for e in errors]
     assert all(line.startswith(prefix) for line in lines), lines
     return [line[len(prefix) :] for line in lines]
+
+
+def _without_code(line: str) -> str:
+    """`LINE:COL: [code] message` as the one-line error prints it: `LINE:COL: message`."""
+    return re.sub(r": \[[a-z-]+\] ", ": ", line, count=1)
 
 
 def expected(path: Path) -> list[str]:
@@ -73,7 +80,8 @@ def test_each_broken_file_gives_exactly_its_errors_in_file_order(path):
 
 def test_an_unquoted_version_is_named_as_such():
     assert load_errors(CORPUS / "broken" / "version-unquoted.yaml") == [
-        '26:12: modes[1].since: a version is a quoted string ("v1.3"); unquoted, '
+        "26:12: [unquoted-version] modes[1].since: "
+        'a version is a quoted string ("v1.3"); unquoted, '
         "YAML reads this one as the number 2.1"
     ]
 
@@ -83,16 +91,18 @@ def test_every_command_reports_all_problems_as_one_line_each_and_exits_2():
     run = run_cli("--rules", str(path), "match", "--isvc", "x", "-")
     assert run.code == 2
     assert run.out == ""
-    assert run.err.splitlines() == [f"modetable: error: {path}:{line}" for line in expected(path)]
+    assert run.err.splitlines() == [
+        f"modetable: error: {path}:{_without_code(line)}" for line in expected(path)
+    ]
     assert "Traceback" not in run.err
 
 
-def test_rules_check_reports_load_errors_as_invalid_findings_and_exits_1():
+def test_rules_check_reports_load_errors_as_findings_with_their_codes_and_exits_1():
     path = CORPUS / "broken" / "undefined-row.yaml"
     run = run_cli("rules", "check", str(path))
     assert run.code == 1
     assert run.out.splitlines() == [
-        f"{path}:93:12: error: INVALID: unknown row 'same-modes' (did you mean 'same-mode'?)",
+        f"{path}:93:12: error: undefined-ref: unknown row 'same-modes' (did you mean 'same-mode'?)",
         f"{path}: 1 error, 0 warnings; 0 of 0 example runs passed",
     ]
 
@@ -113,4 +123,6 @@ def test_a_source_with_a_path_and_present_paths_is_refused(tmp_path):
     )
     path = tmp_path / "rules.yaml"
     path.write_text(text)
-    assert load_errors(path) == ["52:7: a source has a path or present paths, not both"]
+    assert load_errors(path) == [
+        "52:7: [incomplete-rule] a source has a path or present paths, not both"
+    ]

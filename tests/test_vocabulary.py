@@ -4,10 +4,12 @@ engine lacks would be an internal error halfway through an answer."""
 
 from __future__ import annotations
 
+import re
 import typing
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, ROOT
 
+from modetable.errors import ErrorCode
 from modetable.manifests import read_cluster
 from modetable.matching import CONDITIONS
 from modetable.modes import Verdict
@@ -59,3 +61,10 @@ def test_effect_conditions_are_the_facts_an_outcome_computes(v13):
 def test_every_verdict_has_its_explanation():
     assert {str(v) for v in Verdict} <= set(EXPLANATION_PARAMS)
     assert set(EXPLANATION_PARAMS) - {str(v) for v in Verdict} == {"chain_broken"}
+
+
+def test_the_error_codes_are_the_ones_limits_md_lists():
+    page = (ROOT / "docs" / "limits.md").read_text()
+    section = page.split("## Error codes", 1)[1]
+    listed = set(re.findall(r"^\| `([a-z-]+)` \|", section, re.MULTILINE))
+    assert listed == {str(code) for code in ErrorCode}

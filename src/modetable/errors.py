@@ -1,8 +1,14 @@
-"""The one error type users can cause, carrying where it happened."""
+"""The one error type users can cause, carrying what kind it is and where it
+happened; and `Problem`, the same as a value (what `rules check` reports)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+from typing import Literal
+
 import attrs
+
+__all__ = ["ErrorCode", "ErrorList", "Location", "ModetableError", "Problem", "Severity"]
 
 
 @attrs.frozen
@@ -21,13 +27,62 @@ class Location:
         return f"{self.file}:{self.line}:{self.col}"
 
 
+class ErrorCode(StrEnum):
+    """The kind of an error, stable for programs (docs/json.md lists them)."""
+
+    BAD_INPUT = "bad-input"  # any other bad input or usage
+    DUPLICATE_KEY = "duplicate-key"
+    UNKNOWN_KEY = "unknown-key"
+    MISSING_KEY = "missing-key"
+    WRONG_TYPE = "wrong-type"
+    NOT_ALLOWED = "not-allowed"
+    UNQUOTED_VERSION = "unquoted-version"
+    BAD_VERSION = "bad-version"
+    BAD_RANGE = "bad-range"
+    DUPLICATE_NAME = "duplicate-name"
+    UNDEFINED_REF = "undefined-ref"
+    UNKNOWN_PLACEHOLDER = "unknown-placeholder"
+    BAD_TEMPLATE = "bad-template"
+    PARAMS_NOT_PASSED = "params-not-passed"
+    INCOMPLETE_RULE = "incomplete-rule"
+    BAD_DOCUMENT = "bad-document"
+    UNKNOWN_VERSION = "unknown-version"
+    BROKEN_CHAIN = "broken-chain"
+
+
+Severity = Literal["error", "warning"]
+
+
+@attrs.frozen
+class Problem:
+    """One problem with an input: its code, message and place; a rules file's
+    analysis adds warnings and the versions a problem holds in."""
+
+    code: str
+    message: str
+    location: Location | None = None
+    severity: Severity = "error"
+    versions: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        versions = f" [{', '.join(self.versions)}]" if self.versions else ""
+        return f"{self.location}: {self.severity}: {self.code}{versions}: {self.message}"
+
+
 class ModetableError(Exception):
     """Bad input or usage: printed as one line, exit 2, never a traceback."""
 
-    def __init__(self, message: str, location: Location | None = None) -> None:
+    def __init__(
+        self, message: str, location: Location | None = None, *, code: str = ErrorCode.BAD_INPUT
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.location = location
+        self.code = code
+
+    @property
+    def problem(self) -> Problem:
+        return Problem(code=self.code, message=self.message, location=self.location)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location else self.message

@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from modetable import paths
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 from modetable.versions import in_force
@@ -17,6 +17,9 @@ from modetable.yamlio import where
 
 class InheritanceError(ModetableError):
     """A broken chain: OME's webhook rejects with exactly this message."""
+
+    def __init__(self, message: str, location: Location | None = None) -> None:
+        super().__init__(message, location, code=ErrorCode.BROKEN_CHAIN)
 
 
 @attrs.frozen

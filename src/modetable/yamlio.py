@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 
 import yaml
 
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 
 # Limits (docs/limits.md). A real manifest averages ~23 bytes per node, so an
 # input at the byte limit holds about 1.5 million nodes; the node limits sit
@@ -173,6 +173,7 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                 raise ModetableError(
                     f"duplicate key {key!r} (first at line {seen[key]})",
                     Location(self.file_name, *_mark(key_node)),
+                    code=ErrorCode.DUPLICATE_KEY,
                 )
             seen[key] = _mark(key_node)[0]
 

@@ -10,8 +10,10 @@ none), so every combination is tried; nothing is sampled. Codes are stable:
   every combination it matches (or it matches none at all).
 - UNUSED (warning): a name nothing refers to (a mode, message, outcome), or a
   version-gated rule in force in none of the listed versions.
-- INVALID (error): the file does not fit modetable's code: a message the code
-  looks up is missing, or has params the code does not pass it.
+- The file does not fit modetable's code (errors, with the codes a load error
+  of the same kind has): a message the code looks up is missing
+  (`undefined-ref`), or has params the code does not pass it
+  (`params-not-passed`).
 """
 
 from __future__ import annotations
@@ -19,58 +21,49 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import product
 
-import attrs
-
 from modetable.authoring.callsites import call_sites
 from modetable.authoring.patterns import compress, describe
-from modetable.errors import Location
+from modetable.errors import ErrorCode, Location, Problem
 from modetable.matching import NONE, row_matches
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.positions import field_name
 from modetable.rules.validate import index
 from modetable.versions import in_force
 
-ERROR = "error"
-WARNING = "warning"
-SEVERITY = {
-    "INVALID": ERROR,
-    "GAP": ERROR,
-    "OVERLAP": ERROR,
-    "MASKED": WARNING,
-    "UNUSED": WARNING,
-}
+# The analysis's own codes and their severity; any other finding is an error.
+WARNINGS = frozenset({"MASKED", "UNUSED"})
 INPUTS = ("requested", "declared")
 
 
-@attrs.frozen
-class Finding:
-    code: str
-    message: str
-    location: Location
-    versions: tuple[str, ...] = ()
-
-    @property
-    def severity(self) -> str:
-        return SEVERITY[self.code]
-
-    def __str__(self) -> str:
-        versions = f" [{', '.join(self.versions)}]" if self.versions else ""
-        return f"{self.location}: {self.severity}: {self.code}{versions}: {self.message}"
+def finding(code: str, message: str, location: Location, versions: Iterable[str] = ()) -> Problem:
+    """A finding: a Problem, with the severity its code has."""
+    return Problem(
+        code=code,
+        message=message,
+        location=location,
+        severity="warning" if code in WARNINGS else "error",
+        versions=tuple(versions),
+    )
 
 
-def analyse(ruleset: RuleSet) -> list[Finding]:
+def analyse(ruleset: RuleSet) -> list[Problem]:
     """Every finding of the file, each once with the versions it holds in, in file order."""
     found: dict[tuple[str, str, Location], list[str]] = {}
     for version in ruleset.versions:
         for code, message, where in table_findings(ruleset, ruleset.at(version)):
             found.setdefault((code, message, where), []).append(version)
     findings = [
-        Finding(code, message, where, tuple(versions))
+        finding(code, message, where, versions)
         for (code, message, where), versions in found.items()
     ]
     findings.extend(code_findings(ruleset))
     findings.extend(unused(ruleset))
-    return sorted(findings, key=lambda f: (f.location.line or 0, f.location.col or 0, f.code))
+    return sorted(findings, key=_position)
+
+
+def _position(found: Problem) -> tuple[int, int, str]:
+    location = found.location
+    return (location.line or 0, location.col or 0, found.code) if location else (0, 0, found.code)
 
 
 def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str, Location]]:
@@ -153,7 +146,7 @@ def _show(value: str | None) -> str:
     return NONE if value is None else value
 
 
-def code_findings(ruleset: RuleSet) -> list[Finding]:
+def code_findings(ruleset: RuleSet) -> list[Problem]:
     """Messages modetable's code looks up by key: defined, and given their params."""
     messages = ruleset.rules.messages
     findings = []
@@ -161,8 +154,8 @@ def code_findings(ruleset: RuleSet) -> list[Finding]:
         message = messages.get(site.key)
         if message is None:
             findings.append(
-                Finding(
-                    "INVALID",
+                finding(
+                    ErrorCode.UNDEFINED_REF,
                     f"no message {site.key!r}, which modetable uses ({site.where})",
                     ruleset.locate("messages"),
                 )
@@ -172,8 +165,8 @@ def code_findings(ruleset: RuleSet) -> list[Finding]:
         if missing:
             passed = ", ".join(site.passed or ()) or "nothing"
             findings.append(
-                Finding(
-                    "INVALID",
+                finding(
+                    ErrorCode.PARAMS_NOT_PASSED,
                     f"message {site.key!r} has params {', '.join(missing)}, "
                     f"but modetable passes it {passed} ({site.where})",
                     ruleset.locate("messages", site.key),
@@ -182,7 +175,7 @@ def code_findings(ruleset: RuleSet) -> list[Finding]:
     return list(dict.fromkeys(findings))
 
 
-def unused(ruleset: RuleSet) -> list[Finding]:
+def unused(ruleset: RuleSet) -> list[Problem]:
     """Names nothing refers to, and rules in force in no listed version."""
     names, _errors = index(ruleset.document, ruleset.file)
     in_code = {"message": {site.key for site in call_sites()}}
@@ -192,14 +185,14 @@ def unused(ruleset: RuleSet) -> list[Finding]:
         for name, definition in definitions.items():
             if definition.report_unused and name not in referred:
                 findings.append(
-                    Finding(
+                    finding(
                         "UNUSED", f"{kind} {name!r} is never referred to", names.locate(definition)
                     )
                 )
     for path, since, until in names.gated:
         if not any(in_force(since, until, v) for v in ruleset.versions):
             findings.append(
-                Finding(
+                finding(
                     "UNUSED",
                     f"{_gated_name(ruleset, path)} is in force in none of the listed versions",
                     ruleset.locate(*path),

@@ -6,8 +6,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from modetable.cli.common import Io, add_output, set_help
-from modetable.errors import ErrorList, Location, ModetableError
+from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
 
 EXIT_OK = 0
@@ -104,18 +106,18 @@ def _check(args: argparse.Namespace, io: Io) -> int:
 
     file = _rules_file(args)
     text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
-    found: list[tuple[Location, dict[str, Any]]] = []
+    found: list[Problem] = []
     runs: list[dict[str, Any]] = []
     try:
         rules, document = parse_rules(text, str(file))
     except ModetableError as exc:
         errors = exc.errors if isinstance(exc, ErrorList) else [exc]
-        found = [_invalid(error, file) for error in errors]
+        found = [_placed(error.problem, file) for error in errors]
     else:
         ruleset = RuleSet(rules=rules, file=str(file), document=document)
         found, runs = _analyse(ruleset)
-    found.sort(key=lambda pair: (pair[0].line or 0, pair[0].col or 0))
-    findings = [finding for _where, finding in found]
+    found.sort(key=lambda p: (p.location.line or 0, p.location.col or 0) if p.location else (0, 0))
+    findings = [problem_json(problem) for problem in found]
     errors = sum(f["severity"] == "error" for f in findings)
     warnings = len(findings) - errors
     passed = sum(r["passed"] for r in runs)
@@ -140,28 +142,15 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     return EXIT_NEGATIVE if failed else EXIT_OK
 
 
-def _analyse(
-    ruleset: RuleSet,
-) -> tuple[list[tuple[Location, dict[str, Any]]], list[dict[str, Any]]]:
+def _analyse(ruleset: RuleSet) -> tuple[list[Problem], list[dict[str, Any]]]:
     """The analysis's findings and the examples' runs (a failing example is a finding)."""
-    from modetable.authoring.analysis import analyse
+    from modetable.authoring.analysis import analyse, finding
     from modetable.authoring.examples import run_examples
 
-    found = [
-        (
-            f.location,
-            {
-                "code": f.code,
-                "severity": f.severity,
-                "at": str(f.location),
-                "versions": list(f.versions),
-                "message": f.message,
-            },
-        )
-        for f in analyse(ruleset)
-    ]
+    found = analyse(ruleset)
     runs: list[dict[str, Any]] = []
-    failed: dict[tuple[Location, str], dict[str, Any]] = {}
+    # One finding per example and failure, with every version it fails in.
+    failed: dict[tuple[Location, str], list[str]] = {}
     for run in run_examples(ruleset):
         runs.append(
             {
@@ -174,36 +163,31 @@ def _analyse(
                 "at": str(run.location),
             }
         )
-        if run.passed:
-            continue
-        # One finding per example and failure, with every version it fails in.
-        message = f"{run.case}: {run.failure}"
-        finding = failed.get((run.location, message))
-        if finding is None:
-            finding = {
-                "code": "EXAMPLE",
-                "severity": "error",
-                "at": str(run.location),
-                "versions": [],
-                "message": message,
-            }
-            failed[run.location, message] = finding
-            found.append((run.location, finding))
-        if run.version:
-            finding["versions"].append(run.version)
+        if not run.passed:
+            versions = failed.setdefault((run.location, f"{run.case}: {run.failure}"), [])
+            if run.version:
+                versions.append(run.version)
+    found.extend(
+        finding("EXAMPLE", message, location, versions)
+        for (location, message), versions in failed.items()
+    )
     return found, runs
 
 
-def _invalid(error: ModetableError, file: Path) -> tuple[Location, dict[str, Any]]:
-    where = error.location or Location(str(file))
-    finding = {
-        "code": "INVALID",
-        "severity": "error",
-        "at": str(where),
-        "versions": [],
-        "message": error.message,
+def _placed(problem: Problem, file: Path) -> Problem:
+    """A load error as a finding: at its place, or at the file."""
+    return problem if problem.location else attrs.evolve(problem, location=Location(str(file)))
+
+
+def problem_json(problem: Problem) -> dict[str, Any]:
+    """A finding or a load error, as `rules check -o json` shows it (docs/json.md)."""
+    return {
+        "code": str(problem.code),
+        "severity": problem.severity,
+        "at": str(problem.location),
+        "versions": list(problem.versions),
+        "message": problem.message,
     }
-    return where, finding
 
 
 def _count(number: int, noun: str) -> str:

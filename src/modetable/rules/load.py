@@ -24,7 +24,7 @@ from cattrs.errors import (
 )
 from cattrs.gen import make_dict_structure_fn, override
 
-from modetable.errors import ErrorList, Location, ModetableError
+from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
 from modetable.rules.kinds import yaml_key
 from modetable.rules.model import RowCondition, RuleFile
 from modetable.rules.positions import PathPart, field_name, locate
@@ -34,6 +34,10 @@ from modetable.yamlio import decode, describe, load_documents
 
 class _StructureError(ValueError):
     """A value of the wrong type, with a message meant for a policy author."""
+
+
+class _NotAllowed(_StructureError):
+    """A value that is not one of a field's words."""
 
 
 class _NotAString(_StructureError):
@@ -158,7 +162,7 @@ def _make_converter() -> cattrs.Converter:
         def hook(value: Any, _t: Any) -> Any:
             if value not in choices or not isinstance(value, str):
                 allowed = ", ".join(map(str, choices))
-                raise _StructureError(f"{_describe(value)} is not one of: {allowed}")
+                raise _NotAllowed(f"{_describe(value)} is not one of: {allowed}")
             return value
 
         return hook
@@ -219,23 +223,24 @@ def _leaf_errors(
         yield here, exc
 
 
-def _message(exc: BaseException, path: tuple[PathPart, ...]) -> str:
+def _message(exc: BaseException, path: tuple[PathPart, ...]) -> tuple[ErrorCode, str]:
+    """The code and message of one structural error at `path`."""
     name = field_name(path)
     if isinstance(exc, ForbiddenExtraKeysError):
         extra = ", ".join(sorted(map(str, exc.extra_fields)))
-        return f"unknown key {extra!r} in {name}"
+        return ErrorCode.UNKNOWN_KEY, f"unknown key {extra!r} in {name}"
     if isinstance(exc, KeyError):
-        return f"missing required key {name}"
+        return ErrorCode.MISSING_KEY, f"missing required key {name}"
     if isinstance(exc, _NotAString) and isinstance(exc.value, int | float):
         field = next((p for p in reversed(path) if isinstance(p, str)), None)
         if field in _VERSION_KEYS and not isinstance(exc.value, bool):
-            return (
+            return ErrorCode.UNQUOTED_VERSION, (
                 f'{name}: a version is a quoted string ("v1.3"); unquoted, '
                 f"YAML reads this one as the number {exc.value}"
             )
-    if isinstance(exc, _StructureError):
-        return f"{name}: {exc}"
-    return f"{name}: {exc}"
+    if isinstance(exc, _NotAllowed):
+        return ErrorCode.NOT_ALLOWED, f"{name}: {exc}"
+    return ErrorCode.WRONG_TYPE, f"{name}: {exc}"
 
 
 def structure_errors(document: Any, file: str, exc: BaseException) -> list[ModetableError]:
@@ -248,10 +253,12 @@ def structure_errors(document: Any, file: str, exc: BaseException) -> list[Modet
                     ModetableError(
                         f"unknown key {extra!r}" + (f" in {field_name(path)}" if path else ""),
                         locate(document, (*path, extra), file, key=True),
+                        code=ErrorCode.UNKNOWN_KEY,
                     )
                 )
             continue
-        errors.append(ModetableError(_message(leaf, path), locate(document, path, file)))
+        code, message = _message(leaf, path)
+        errors.append(ModetableError(message, locate(document, path, file), code=code))
     errors.sort(key=lambda e: (e.location.line or 0, e.location.col or 0) if e.location else (0, 0))
     return errors
 
@@ -268,11 +275,13 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
         raise
     if len(documents) != 1:
         raise ModetableError(
-            f"a rules file holds exactly one YAML document, found {len(documents)}", Location(file)
+            f"a rules file holds exactly one YAML document, found {len(documents)}",
+            Location(file),
+            code=ErrorCode.BAD_DOCUMENT,
         )
     document, start = documents[0]
     if not isinstance(document, dict):
-        raise ModetableError("a rules file is a mapping", start)
+        raise ModetableError("a rules file is a mapping", start, code=ErrorCode.BAD_DOCUMENT)
     errors: list[ModetableError] = []
     try:
         rules = converter().structure(document, RuleFile)
@@ -331,6 +340,7 @@ def duplicate_keys(text: str, file: str) -> list[ModetableError]:
                         ModetableError(
                             f"duplicate key {key!r} (first at line {first[key]})",
                             Location(file, line, key_node.start_mark.column + 1),
+                            code=ErrorCode.DUPLICATE_KEY,
                         )
                     )
                 else:

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from modetable import paths
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.rules import positions
 from modetable.rules.load import bundled_rules_path, parse_rules, read_rules_text
 from modetable.rules.model import (
@@ -191,7 +191,10 @@ class RuleSet:
             if wanted is not None and parse_version(known) == wanted:
                 return known
         listed = ", ".join(self.rules.versions)
-        raise ModetableError(f"unknown OME version {version!r}; the rules know: {listed}")
+        raise ModetableError(
+            f"unknown OME version {version!r}; the rules know: {listed}",
+            code=ErrorCode.UNKNOWN_VERSION,
+        )
 
     def at(self, version: str | None = None) -> Policy:
         return Policy(version=self.resolve_version(version), rules=self.rules, file=self.file)

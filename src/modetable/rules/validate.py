@@ -18,7 +18,7 @@ from typing import Any
 
 import attrs
 
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.rules import positions
 from modetable.rules.kinds import (
     Defines,
@@ -93,8 +93,10 @@ class _Walker:
     def locate(self, path: tuple[PathPart, ...], *, key: bool = False) -> Location:
         return positions.locate(self.document, path, self.file, key=key)
 
-    def error(self, message: str, path: tuple[PathPart, ...], *, key: bool = False) -> None:
-        self.errors.append(ModetableError(message, self.locate(path, key=key)))
+    def error(
+        self, code: ErrorCode, message: str, path: tuple[PathPart, ...], *, key: bool = False
+    ) -> None:
+        self.errors.append(ModetableError(message, self.locate(path, key=key), code=code))
 
     # The walk: follow the type; skip any value whose shape does not fit it
     # (structuring reports those).
@@ -145,7 +147,9 @@ class _Walker:
         check = _CLASS_CHECKS.get(cls)
         if check is not None:
             for message, key in check(value):
-                self.error(message, (*path, key) if key else path, key=bool(key))
+                self.error(
+                    ErrorCode.INCOMPLETE_RULE, message, (*path, key) if key else path, key=bool(key)
+                )
 
     def walk_mapping(
         self, value: dict[Any, Any], type_: Any, marks: tuple[Any, ...], path: tuple[PathPart, ...]
@@ -189,14 +193,22 @@ class _Walker:
             first = known[name]
             line = self.locate(first.path, key=first.key).line
             self.error(
-                f"{mark.kind} {name!r} is defined twice (first at line {line})", path, key=key
+                ErrorCode.DUPLICATE_NAME,
+                f"{mark.kind} {name!r} is defined twice (first at line {line})",
+                path,
+                key=key,
             )
             return
         if mark.kind == "version":
             try:
                 parse_version(name)
             except ValueError:
-                self.error(f'{name!r} is not a version (write it like "v1.3")', path, key=key)
+                self.error(
+                    ErrorCode.BAD_VERSION,
+                    f'{name!r} is not a version (write it like "v1.3")',
+                    path,
+                    key=key,
+                )
         known[name] = Definition(mark.kind, name, path, key, holder, mark.report_unused)
 
     def check_template(
@@ -209,7 +221,7 @@ class _Walker:
         try:
             used = placeholders(template)
         except ValueError as exc:
-            self.error(str(exc), path)
+            self.error(ErrorCode.BAD_TEMPLATE, str(exc), path)
             return
         unknown = [name for name in dict.fromkeys(used) if name not in allowed]
         if not unknown:
@@ -219,27 +231,35 @@ class _Walker:
         if params_field is not None:
             listed = ", ".join(allowed) if allowed else "none"
             self.error(
+                ErrorCode.UNKNOWN_PLACEHOLDER,
                 f"{what} not among its {params_field} ({listed}); "
                 f"list in `{params_field}` what modetable passes the message",
                 path,
             )
         else:
             listed = ", ".join(f"{{{p}}}" for p in allowed) if allowed else "none"
-            self.error(f"{what} not one this template is given ({listed})", path)
+            self.error(
+                ErrorCode.UNKNOWN_PLACEHOLDER,
+                f"{what} not one this template is given ({listed})",
+                path,
+            )
 
     def check_templates(
         self, value: dict[Any, Any], mark: Templates, path: tuple[PathPart, ...]
     ) -> None:
         for name, params in mark.params.items():
             if name not in value:
-                self.error(f"missing key {name!r} (modetable uses it)", path)
+                self.error(ErrorCode.MISSING_KEY, f"missing key {name!r} (modetable uses it)", path)
             elif isinstance(value[name], str):
                 self.check_template(value[name], params, (*path, name), None)
         for name in value:
             if name not in mark.params:
                 known = ", ".join(mark.params)
                 self.error(
-                    f"unknown key {name!r} (modetable uses: {known})", (*path, name), key=True
+                    ErrorCode.UNKNOWN_KEY,
+                    f"unknown key {name!r} (modetable uses: {known})",
+                    (*path, name),
+                    key=True,
                 )
 
     def check_range(self, value: dict[str, Any], path: tuple[PathPart, ...]) -> None:
@@ -259,7 +279,9 @@ class _Walker:
         except ValueError:
             return  # the version itself is reported
         if not ordered:
-            self.error(f"since {since} is not before until {until}", (*path, "until"))
+            self.error(
+                ErrorCode.BAD_RANGE, f"since {since} is not before until {until}", (*path, "until")
+            )
 
     def resolve(self) -> None:
         for reference in self.references:
@@ -268,7 +290,12 @@ class _Walker:
                 continue
             definition = known.get(reference.name)
             if definition is None:
-                self.error(_unknown(reference, known), reference.path, key=reference.key)
+                self.error(
+                    ErrorCode.UNDEFINED_REF,
+                    _unknown(reference, known),
+                    reference.path,
+                    key=reference.key,
+                )
                 continue
             if reference.ref.params is not None:
                 self.check_params(reference, definition)
@@ -288,6 +315,7 @@ class _Walker:
         names = ", ".join(missing)
         listed = ", ".join(passed) if passed else "nothing"
         self.error(
+            ErrorCode.PARAMS_NOT_PASSED,
             f"{reference.kind} {reference.name!r} has params {names}, "
             f"but here it is passed {listed}",
             reference.path,
