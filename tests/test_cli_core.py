@@ -191,12 +191,24 @@ def test_admit_json_and_exit_codes(tmp_path):
             'does not match decoder deploymentMode=""; when either is OMENative, both must use '
             "the same value",
             "warnings": [],
+            "denied_by": "engine-decoder-agree",
+            "warning_checks": [],
+            "checked": ["service-mode-values", "model-name-required", "engine-decoder-agree"],
+            "not_checked": [],
         }
     }
     allowed = run_cli("admit", "--isvc", "svc", denied, "-o", "yaml", "--ome-version", "v1.2.2")
     assert allowed.code == 0
     assert yaml.safe_load(allowed.out) == {
-        "admission": {"allowed": True, "message": None, "warnings": []}
+        "admission": {
+            "allowed": True,
+            "message": None,
+            "warnings": [],
+            "denied_by": None,
+            "warning_checks": [],
+            "checked": ["model-name-required", "model-required", "runtime-resolution"],
+            "not_checked": [],
+        }
     }
 
 

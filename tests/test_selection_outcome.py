@@ -451,7 +451,15 @@ def test_outcome_json_has_the_documented_fields(v13):
     for key in ("runtime", "named", "message", "admission", "events", "conditions"):
         assert key in data
     assert data["runtime"] is None
-    assert set(data["admission"]) == {"allowed", "message", "warnings"}
+    assert list(data["admission"]) == [
+        "allowed",
+        "message",
+        "warnings",
+        "denied_by",
+        "warning_checks",
+        "checked",
+        "not_checked",
+    ]
     assert data["components"] == {"engine": {"mode": "OMENative", "source": "ServiceSpec"}}
     assert data["reconcile"] == {}
     assert [(c["name"], c["scope"], c["compatible"]) for c in data["candidates"]] == [

@@ -1,4 +1,5 @@
-"""`modetable admit`: the admission verdict on an InferenceService's modes."""
+"""`modetable admit`: the admission verdict on an InferenceService, every check
+modetable models in OME's order (the same verdict as `select`'s)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
-    from modetable.admission import admit
+    from modetable.admission import admission_json
     from modetable.render import dump
+    from modetable.selection import select
 
     policy = load_policy(args)
-    isvc, _cluster = isvc_and_cluster(policy, args, io)
-    verdict = admit(policy, isvc)
-    data = {
-        "admission": {
-            "allowed": verdict.allowed,
-            "message": verdict.message,
-            "warnings": list(verdict.warnings),
-        }
-    }
+    isvc, cluster = isvc_and_cluster(policy, args, io)
+    verdict = select(policy, cluster, isvc).admission
+    data = {"admission": admission_json(verdict)}
     if args.output != "table":
         dump(data, args.output, io.stdout)
     else:

@@ -22,7 +22,7 @@ SourceObject = Literal["isvc", "runtime", "runtime_resolved", "merged"]
 Origin = Literal["ome", "kubernetes", "modetable"]
 HitPolicy = Literal["UNIQUE", "FIRST", "ANY"]
 Stage = Literal["schema", "webhook"]
-AdmissionCheck = Literal["allowed_values", "agree_when_any"]
+AdmissionCheck = Literal["allowed_values", "agree_when_any", "selection"]
 Scope = Literal["namespace", "cluster"]
 Purpose = Literal["requested", "declared", "running"]
 
@@ -97,6 +97,8 @@ def _admission_message_params(rule: Mapping[str, Any]) -> tuple[str, ...]:
     passes each component's requested mode under the component's name."""
     if rule.get("check") == "allowed_values":
         return ("value", "supported")
+    if rule.get("check") == "selection":
+        return ()
     components = rule.get("components") or ()
     return tuple(c for c in components if isinstance(c, str))
 
@@ -251,13 +253,18 @@ class Matching:
 
 @attrs.frozen
 class AdmissionRule:
-    id: Annotated[str, Defines("admission rule")]
+    """One admission check, run in the list's order (admission/kinds.py says
+    what each kind of `check` does with the fields it uses)."""
+
+    id: Annotated[str, Defines("admission check")]
     stage: Stage
     check: AdmissionCheck
-    message: Annotated[str, Ref("message", params=_admission_message_params)]
+    message: Annotated[str, Ref("message", params=_admission_message_params)] | None = None
     source: SourceId | None = None
     values: tuple[ModeName, ...] = ()
     components: tuple[ComponentName, ...] = ()
+    # selection: the selection outcomes whose warnings and denial show here.
+    outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
     since: str | None = None
     until: str | None = None
 
@@ -571,7 +578,7 @@ class Selection:
     ranking: tuple[RankKey, ...]
     no_runtime: NoRuntimeMessage
     scope_words: Annotated[dict[str, str], Templates(SCOPE_WORDS)]
-    outcomes: dict[str, tuple[Effect, ...]]
+    outcomes: dict[Annotated[str, Defines("selection outcome")], tuple[Effect, ...]]
     explain: ExplainTable
     sharded: ShardedModels | None = None
 

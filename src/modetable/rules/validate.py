@@ -363,9 +363,17 @@ def _source_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
 
 
 def _admission_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
-    """An allowed_values check reads the value of a source it names."""
-    if value.get("check") == "allowed_values" and value.get("source") is None:
+    """An allowed_values check reads the value of a source it names; a
+    selection check names the outcomes it shows; the others give a message."""
+    check = value.get("check")
+    if check == "allowed_values" and value.get("source") is None:
         return [("an allowed_values check names the source whose value it checks", None)]
+    if check == "selection":
+        if not value.get("outcomes"):
+            return [("a selection check names the selection outcomes it shows", None)]
+        return []
+    if check in ("allowed_values", "agree_when_any") and value.get("message") is None:
+        return [(f"an {check} check names the message its denial gives", None)]
     return []
 
 

@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from modetable.admission import STAGE_ORDER, Admission, Denial, admit
+from modetable.admission import Admission, Shown, admit
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution
 from modetable.paths import lookup, render, split
@@ -195,8 +195,7 @@ class Case:
         policy = self.policy
         rules = selection_rules(policy)
         fill = {**self.values, **values, "message": message or ""}
-        warnings: list[str] = []
-        denials: list[Denial] = []
+        shown: list[Shown] = []
         events: list[Event] = []
         conditions: list[StatusCondition] = []
         for result in results:
@@ -206,13 +205,8 @@ class Case:
                 if not all(self.when[w] for w in effect.when):
                     continue
                 text = policy.message(effect.message, **fill) if effect.message else message
-                if effect.emit == "warning" and text is not None:
-                    warnings.append(text)
-                elif effect.emit == "denial" and text is not None:
-                    shown = policy.stage_message(
-                        effect.stage, kind=self.isvc.kind, name=self.isvc.name, message=text
-                    )
-                    denials.append(Denial(f"selection/{result}", effect.stage, text, shown))
+                if effect.emit in ("warning", "denial") and text is not None:
+                    shown.append(Shown(result, effect.emit, text))
                 elif effect.emit == "event" and text is not None:
                     events.append(
                         Event(effect.type or "", effect.reason or "", text, effect.source)
@@ -227,16 +221,9 @@ class Case:
                             effect.severity,
                         )
                     )
-        if message is None and used is None and denials:
-            message = denials[0].reason
-        modes = admit(policy, self.isvc)
-        every = sorted([*modes.denials, *denials], key=lambda d: STAGE_ORDER.index(d.stage))
-        admission = Admission(
-            allowed=not every,
-            message=every[0].message if every else None,
-            warnings=(*modes.warnings, *warnings),
-            denials=tuple(every),
-        )
+        if message is None and used is None:
+            message = next((s.text for s in shown if s.emit == "denial"), None)
+        admission = admit(policy, self.isvc, self.cluster, selection=tuple(shown))
         running = effective(policy, self.cluster, self.isvc, used, named)
         return Outcome(
             isvc=self.isvc,

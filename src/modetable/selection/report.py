@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from modetable.admission import admission_json
 from modetable.manifests import runtime_json
 from modetable.matching import NONE as NONE_WORD
 from modetable.modes import Verdict, resolution_json
@@ -61,11 +62,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "runtime": runtime_json(outcome.runtime),
         "named": outcome.named,
         "message": outcome.message,
-        "admission": {
-            "allowed": outcome.admission.allowed,
-            "message": outcome.admission.message,
-            "warnings": list(outcome.admission.warnings),
-        },
+        "admission": admission_json(outcome.admission),
         "events": [
             {"type": e.type, "reason": e.reason, "message": e.message} for e in outcome.events
         ],

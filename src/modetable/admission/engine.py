@@ -1,0 +1,133 @@
+"""The admission verdict: the checks of the rules' `admission` list run in
+order (the API server's schema first, then OME's webhook), the first denial
+wins, and the warnings given before it come back with it, as OME returns them.
+
+What each kind of check does is `kinds.CHECKS`; this module only runs them
+and records which ran (`checked`), which could not be decided offline
+(`not_checked`, with why), and which check gave the denial and each warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from modetable.admission.kinds import CHECKS, Inputs, Shown
+from modetable.manifests import Cluster, Manifest
+from modetable.rules.policy import Policy
+
+__all__ = ["STAGE_ORDER", "Admission", "Denial", "NotChecked", "Shown", "admission_json", "admit"]
+
+STAGE_ORDER = ("schema", "webhook")
+
+
+@attrs.frozen
+class Denial:
+    """The denial: the check that gave it (`rule`, an admission check id), its
+    stage, its text (`reason`) and what kubectl prints (`message`)."""
+
+    rule: str
+    stage: str
+    reason: str
+    message: str
+
+
+@attrs.frozen
+class NotChecked:
+    """A check modetable did not run for an InferenceService, and why."""
+
+    check: str
+    why: str
+
+
+@attrs.frozen
+class Admission:
+    """The verdict as `kubectl apply` would report it.
+
+    `warnings[i]` comes from the check `warning_checks[i]`; `checked` lists the
+    checks run, in order, up to the one that denied; `not_checked` the checks
+    that depend on what modetable cannot see (the cluster's configuration).
+    """
+
+    allowed: bool
+    message: str | None
+    warnings: tuple[str, ...] = ()
+    denials: tuple[Denial, ...] = ()
+    warning_checks: tuple[str, ...] = ()
+    checked: tuple[str, ...] = ()
+    not_checked: tuple[NotChecked, ...] = ()
+
+    @property
+    def denied_by(self) -> str | None:
+        """The id of the check that denied, or None when allowed."""
+        return self.denials[0].rule if self.denials else None
+
+
+def admit(
+    policy: Policy,
+    isvc: Manifest,
+    cluster: Cluster | None = None,
+    selection: tuple[Shown, ...] | None = None,
+    only: frozenset[str] | None = None,
+) -> Admission:
+    """Every admission check in force on `isvc`, in order, until one denies.
+
+    `cluster` gives the checks that look objects up (the model); `selection`
+    is what runtime selection shows at admission, for the checks that place it
+    in the order (without it they are not run). `only` runs just those checks.
+    """
+    inputs = Inputs(policy=policy, isvc=isvc, cluster=cluster, selection=selection)
+    warnings: list[str] = []
+    warning_checks: list[str] = []
+    checked: list[str] = []
+    not_checked: list[NotChecked] = []
+    ordered = sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage))
+    for rule in ordered:
+        if only is not None and rule.id not in only:
+            continue
+        verdict = CHECKS[rule.check](inputs, rule)
+        if verdict is None:
+            continue
+        if verdict.not_checked is not None:
+            not_checked.append(NotChecked(rule.id, verdict.not_checked))
+            continue
+        checked.append(rule.id)
+        if verdict.denial is not None:
+            # A check that denies returns none of its own warnings (OME drops
+            # them with the error); those of the checks before it come along.
+            shown = policy.stage_message(
+                rule.stage, kind=isvc.kind, name=isvc.name, message=verdict.denial
+            )
+            return Admission(
+                allowed=False,
+                message=shown,
+                warnings=tuple(warnings),
+                denials=(Denial(rule.id, rule.stage, verdict.denial, shown),),
+                warning_checks=tuple(warning_checks),
+                checked=tuple(checked),
+                not_checked=tuple(not_checked),
+            )
+        warnings.extend(verdict.warnings)
+        warning_checks.extend(rule.id for _ in verdict.warnings)
+    return Admission(
+        allowed=True,
+        message=None,
+        warnings=tuple(warnings),
+        warning_checks=tuple(warning_checks),
+        checked=tuple(checked),
+        not_checked=tuple(not_checked),
+    )
+
+
+def admission_json(admission: Admission) -> dict[str, Any]:
+    """The `admission` object of the JSON contracts (docs/json.md)."""
+    return {
+        "allowed": admission.allowed,
+        "message": admission.message,
+        "warnings": list(admission.warnings),
+        "denied_by": admission.denied_by,
+        "warning_checks": list(admission.warning_checks),
+        "checked": list(admission.checked),
+        "not_checked": [{"check": n.check, "why": n.why} for n in admission.not_checked],
+    }
