@@ -28,6 +28,15 @@ def need(path: Path) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def _no_lookup_variables(monkeypatch):
+    """The machine's MODETABLE_RULES and MODETABLE_OME_VERSION do not reach the tests."""
+    from modetable.rules.find import RULES_VARIABLE, VERSION_VARIABLE
+
+    monkeypatch.delenv(RULES_VARIABLE, raising=False)
+    monkeypatch.delenv(VERSION_VARIABLE, raising=False)
+
+
 @pytest.fixture(scope="session")
 def ruleset():
     return load_ruleset(RULES)
@@ -51,6 +60,13 @@ def catalog() -> Path:
 @pytest.fixture
 def spec_page() -> str:
     return need(SPEC_DIR / "runtime-deployment-mode-matching.md").read_text()
+
+
+def rules_used(version: str | None = "v1.3") -> dict[str, Any]:
+    """The `"rules"` field of a JSON output of a run from the current directory."""
+    from modetable.rules.find import find_rules
+
+    return {"path": str(find_rules().path), "version": version}
 
 
 @attrs.frozen

@@ -13,6 +13,7 @@ from conftest import (
     llama_model_spec,
     mode_annotation,
     model_doc,
+    rules_used,
     run_cli,
     runtime_doc,
     write,
@@ -129,6 +130,7 @@ def test_each_item_is_selects_json_with_the_identity(fleet):
         identity = {key: item.pop(key) for key in ("namespace", "name", "at")}
         item.pop("problems")
         item.pop("deprecations")
+        assert select.pop("rules") == rules_used()
         assert item == select
         assert f"{identity['namespace']}/{identity['name']}" == name
         assert identity["at"].startswith(str(fleet / "apps" / "isvcs.yaml") + ":")
@@ -257,8 +259,9 @@ def test_the_page_example_is_refused_with_its_message():
             "modetable: error: --candidates applies to an audit, not to --from\n",
         ),
         (
-            ["--from", "v9"],
-            "modetable: error: unknown OME version 'v9'; the rules know: v1.2.2, v1.3\n",
+            ["--from", "v1.2"],
+            "modetable: error: OME v1.2 is older than these rules describe: "
+            "they cover v1.2.2 to v1.3.x\n",
         ),
     ],
 )

@@ -235,8 +235,9 @@ def test_rules_commands_read_the_rules_file_here(tmp_path, monkeypatch):
 
 def test_usage_errors_exit_2():
     assert run_cli("rules", "diff", "v1.3").code == 2
-    assert run_cli("rules", "diff", "v1.3", "v9").err == (
-        "modetable: error: unknown OME version 'v9'; the rules know: v1.2.2, v1.3\n"
+    assert run_cli("rules", "diff", "v1.3", "v1.2").err == (
+        "modetable: error: OME v1.2 is older than these rules describe: "
+        "they cover v1.2.2 to v1.3.x\n"
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import yaml
-from conftest import EXAMPLES, isvc_doc, mode_annotation, run_cli, runtime_doc, write
+from conftest import EXAMPLES, isvc_doc, mode_annotation, rules_used, run_cli, runtime_doc, write
 
 from modetable import __version__
 
@@ -153,6 +153,7 @@ def test_effective_json_contract(tmp_path):
             "router": {"mode": "MultiNode", "source": "ComponentAnnotation"},
         },
         "reconcile": {"router": "invalid deployment mode for router"},
+        "rules": rules_used(),
     }
 
 
@@ -195,9 +196,11 @@ def test_admit_json_and_exit_codes(tmp_path):
             "warning_checks": [],
             "checked": ["service-mode-values", "model-name-required", "engine-decoder-agree"],
             "not_checked": [],
-        }
+        },
+        "version": "v1.3",
+        "rules": rules_used(),
     }
-    allowed = run_cli("admit", "--isvc", "svc", denied, "-o", "yaml", "--ome-version", "v1.2.2")
+    allowed = run_cli("admit", "--isvc", "svc", denied, "-o", "yaml", "--ome-version", "1.2.3")
     assert allowed.code == 0
     assert yaml.safe_load(allowed.out) == {
         "admission": {
@@ -208,7 +211,9 @@ def test_admit_json_and_exit_codes(tmp_path):
             "warning_checks": [],
             "checked": ["model-name-required", "model-required", "runtime-resolution"],
             "not_checked": [],
-        }
+        },
+        "version": "v1.2.3",
+        "rules": rules_used("v1.2.2"),
     }
 
 
@@ -232,8 +237,9 @@ def test_bad_usage_and_input_exit_2_with_one_line(tmp_path):
             "modetable: error: no manifests given (pass files, folders or -)",
         ),
         (
-            ["--ome-version", "v9", "admit", "--isvc", "x", str(EXAMPLES)],
-            "modetable: error: unknown OME version 'v9'; the rules know: v1.2.2, v1.3",
+            ["--ome-version", "v1.2", "admit", "--isvc", "x", str(EXAMPLES)],
+            "modetable: error: OME v1.2 is older than these rules describe: "
+            "they cover v1.2.2 to v1.3.x",
         ),
         (
             ["admit", "--isvc", "nope", str(EXAMPLES)],

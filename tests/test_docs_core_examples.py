@@ -51,6 +51,8 @@ def run_in(tmp_path, monkeypatch, command: str, argv: list[str]):
         folder.mkdir()
         docs = SCENARIOS[command]
         (folder / "m.yaml").write_text(yaml.safe_dump_all(docs, sort_keys=False))
+        # As in a checkout: the rules file read is rules/modes.yaml, the bundled one.
+        (tmp_path / "rules").symlink_to(ROOT / "rules")
         monkeypatch.chdir(tmp_path)
     else:
         monkeypatch.chdir(ROOT)

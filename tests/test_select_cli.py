@@ -51,6 +51,7 @@ def test_json_contract_of_the_example():
         "reconcile",
         "candidates",
         "named_check",
+        "rules",
     ]
     assert (data["result"], data["runtime"], data["named"], data["message"]) == (
         "none",

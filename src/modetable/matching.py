@@ -58,7 +58,7 @@ def decide(policy: Policy, requested: str | None, declared: str | None) -> Row:
     if not matched:
         raise ModetableError(
             f"the matching table has no row for requested={requested or 'none'}, "
-            f"declared={declared or 'none'} ({policy.version})"
+            f"declared={declared or 'none'} ({policy.release})"
         )
     if policy_name == "UNIQUE" and len(matched) > 1:
         ids = ", ".join(r.id for r in matched)

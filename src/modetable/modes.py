@@ -187,7 +187,7 @@ def _verdict(
         )
     if not policy.is_mode(value):
         return Verdict.NOT_VALID, policy.explanation(
-            "not_valid", value=shown, version=policy.version
+            "not_valid", value=shown, version=policy.release
         )
     if source.accepts is not None and value not in source.accepts:
         accepts = ", ".join(source.accepts)

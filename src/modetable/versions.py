@@ -1,10 +1,20 @@
-"""Product versions: quoted strings in the data, `packaging` versions in code."""
+"""Product versions: quoted strings in the data, `packaging` versions in code.
+
+A rules file lists its *rules lines* (`versions:`): each line's rules hold
+from its version until the next line's, the newest through its minor series
+(`v1.3` holds for every `v1.3.x`). Any OME release is placed on the line that
+holds it (`place`); a pre-release counts as the release it leads to.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
+import attrs
 from packaging.version import InvalidVersion, Version
+
+from modetable.errors import ErrorCode, ModetableError
 
 
 @lru_cache(maxsize=256)
@@ -33,3 +43,66 @@ def describe_range(since: str | None, until: str | None) -> str:
     if until:
         return f"before {until}"
     return "always"
+
+
+@attrs.frozen
+class Placement:
+    """Where an OME release stands among the rules lines of a file."""
+
+    asked: str  # the release as shown: `v1.3.1` (a `v` added when left out)
+    line: str  # the listed version whose rules apply: `v1.3`
+    warning: str | None = None  # set when the release is newer than the rules describe
+
+
+def shown(release: str) -> str:
+    """A release as modetable shows it: `1.3.2` → `v1.3.2`; `v1.3.0-rc.1` as written."""
+    text = release.strip()
+    return f"v{text[1:]}" if text[:1] in ("v", "V") else f"v{text}"
+
+
+def _release(version: Version) -> tuple[int, ...]:
+    """The release a version leads to, padded: a pre-release counts as its release."""
+    parts = version.release
+    return parts + (0,) * (3 - len(parts)) if len(parts) < 3 else parts
+
+
+def series(line: str) -> str:
+    """The minor series a line opens: `v1.3` → `v1.3.x`, `v1.2.2` → `v1.2.x`."""
+    major, minor = _release(parse_version(line))[:2]
+    return f"v{major}.{minor}.x"
+
+
+def covered(lines: Sequence[str]) -> str:
+    """The releases a file's lines describe: `v1.2.2 to v1.3.x`."""
+    ordered = sorted(lines, key=parse_version)
+    return f"{ordered[0]} to {series(ordered[-1])}"
+
+
+def place(release: str, lines: Sequence[str]) -> Placement:
+    """The rules line that holds `release`; a one-line error when it is older than
+    every line or not a version, a warning when newer than the newest line's series."""
+    asked = shown(release)
+    try:
+        wanted = _release(parse_version(release.strip()))
+    except ValueError:
+        raise ModetableError(
+            f"{release!r} is not an OME version (write it like v1.3.1)",
+            code=ErrorCode.BAD_VERSION,
+        ) from None
+    ordered = sorted(lines, key=parse_version)
+    holding = [line for line in ordered if _release(parse_version(line)) <= wanted]
+    if not holding:
+        raise ModetableError(
+            f"OME {asked} is older than these rules describe: they cover {covered(lines)}",
+            code=ErrorCode.UNKNOWN_VERSION,
+        )
+    line = holding[-1]
+    newest = ordered[-1]
+    if line == newest and wanted[:2] > _release(parse_version(newest))[:2]:
+        return Placement(
+            asked,
+            line,
+            f"OME {asked} is newer than these rules describe: they were written for "
+            f"{newest} ({series(newest)}); using the {newest} rules",
+        )
+    return Placement(asked, line)

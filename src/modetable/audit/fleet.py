@@ -240,7 +240,7 @@ class AuditSummary:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "version": self.policy.version,
+            "version": self.policy.release,
             "isvcs": self.isvcs,
             "ok": self.ok,
             **self.problems,

@@ -14,10 +14,13 @@ from modetable.rules.policy import Policy
 
 
 def write_json(
-    out: TextIO, items: Iterable[dict[str, Any]], summary: Callable[[], dict[str, Any]]
+    out: TextIO,
+    items: Iterable[dict[str, Any]],
+    summary: Callable[[], dict[str, Any]],
+    rules: dict[str, Any] | None = None,
 ) -> None:
-    """`{"items": [...], "summary": {...}}`, an item per line as it comes, so a
-    fleet's items are never all held at once; `summary` is asked for last."""
+    """`{"items": [...], "summary": {...}, "rules": {...}}`, an item per line as it
+    comes, so a fleet's items are never all held at once; `summary` is asked for last."""
     out.write('{\n  "items": [')
     separator = "\n    "
     for item in items:
@@ -25,11 +28,17 @@ def write_json(
         separator = ",\n    "
     out.write("]" if separator == "\n    " else "\n  ]")
     text = json.dumps(summary(), indent=2, ensure_ascii=False).replace("\n", "\n  ")
-    out.write(f',\n  "summary": {text}\n}}\n')
+    out.write(f',\n  "summary": {text}')
+    if rules is not None:
+        out.write(f',\n  "rules": {json.dumps(rules, ensure_ascii=False)}')
+    out.write("\n}\n")
 
 
 def write_yaml(
-    out: TextIO, items: Iterable[dict[str, Any]], summary: Callable[[], dict[str, Any]]
+    out: TextIO,
+    items: Iterable[dict[str, Any]],
+    summary: Callable[[], dict[str, Any]],
+    rules: dict[str, Any] | None = None,
 ) -> None:
     """The same document as YAML, item by item: the text `render.dump` gives for
     `{"items": [...], "summary": {...}}`, without holding every item."""
@@ -46,6 +55,8 @@ def write_yaml(
     if empty:
         out.write(yaml.dump({"items": []}, **options))
     out.write(yaml.dump({"summary": summary()}, **options))
+    if rules is not None:
+        out.write(yaml.dump({"rules": rules}, **options))
 
 
 WRITERS = {"json": write_json, "yaml": write_yaml}

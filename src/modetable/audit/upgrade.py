@@ -108,7 +108,7 @@ class UpgradeAnalysis:
         self.scanner = MoveScanner(after)
 
     def _values(self) -> dict[str, str]:
-        return {"from_version": self.before.version, "to_version": self.after.version}
+        return {"from_version": self.before.release, "to_version": self.after.release}
 
     def runtime_why(self, before: Audited, after: Audited) -> tuple[str, ...]:
         """Why the runtime changes: the old one now fails a check, or is outranked."""
@@ -137,7 +137,7 @@ class UpgradeAnalysis:
                     policy.message(
                         "upgrade_runtime_rejects",
                         runtime=old.name,
-                        to_version=policy.version,
+                        to_version=policy.release,
                         reason=verdict.reason or "",
                     )
                 )
@@ -146,7 +146,7 @@ class UpgradeAnalysis:
                     policy.message(
                         "upgrade_runtime_outranked",
                         runtime=old.name,
-                        to_version=policy.version,
+                        to_version=policy.release,
                         picked=after.outcome.runtime.name,
                     )
                 )
@@ -233,7 +233,7 @@ class UpgradeAnalysis:
                     self.after.message(
                         "upgrade_no_workload_update",
                         component=name,
-                        to_version=self.after.version,
+                        to_version=self.after.release,
                     ),
                 )
             return attrs.evolve(impact, why=why, notes=notes)
@@ -365,8 +365,8 @@ def upgrade_summary_json(before: Policy, after: Policy, impacts: list[Impact]) -
                 moves.setdefault(c.component, {})
                 moves[c.component][key] = moves[c.component].get(key, 0) + 1
     return {
-        "from": before.version,
-        "to": after.version,
+        "from": before.release,
+        "to": after.release,
         "isvcs": len(impacts),
         "changed": sum(i.changed for i in impacts),
         "unchanged": sum(not i.changed for i in impacts),

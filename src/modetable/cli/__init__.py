@@ -29,6 +29,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("rules", "for policy authors: check the rules file, print its schema, diff versions"),
 }
 
+RULES_HELP = (
+    "rules file (default: $MODETABLE_RULES, else rules/modes.yaml here when it exists, "
+    "else the bundled one)"
+)
+
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_ERROR = 2
@@ -50,13 +55,17 @@ class _Parser(argparse.ArgumentParser):
 def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
     default = argparse.SUPPRESS if suppress else None
     parser.add_argument(
-        "--rules", metavar="FILE", default=default, help="rules file (default: the bundled one)"
+        "--rules",
+        metavar="FILE",
+        default=default,
+        help=RULES_HELP,
     )
     parser.add_argument(
         "--ome-version",
         metavar="V",
         default=default,
-        help="the OME version whose rules apply (default: the newest the rules know)",
+        help="the OME release whose rules apply, such as v1.3.1 (default: "
+        "$MODETABLE_OME_VERSION, else the rules file's default_version)",
     )
 
 

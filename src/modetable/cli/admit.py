@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy
+from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -15,15 +15,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.admission import admission_json
     from modetable.render import dump
+    from modetable.rules.policy import rules_json
     from modetable.selection import select
 
-    policy = load_policy(args)
+    policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
     verdict = select(policy, cluster, isvc).admission
-    data = {"admission": admission_json(verdict)}
+    data = {
+        "admission": admission_json(verdict),
+        "version": policy.release,
+        "rules": rules_json(policy),
+    }
     if args.output != "table":
         dump(data, args.output, io.stdout)
     else:
+        io.stdout.write(rules_note(policy))
         for warning in verdict.warnings:
             io.stdout.write(f"Warning: {warning}\n")
         if verdict.allowed:

@@ -16,6 +16,8 @@ from modetable.cli.common import (
     load_cluster,
     load_policy,
     load_rules,
+    policy_at,
+    rules_note,
 )
 from modetable.errors import ModetableError
 
@@ -36,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--to",
         dest="to_version",
         metavar="V",
-        help="the version upgraded to, with --from (default: --ome-version, else the newest)",
+        help="the version upgraded to, with --from (default: --ome-version, else the "
+        "default version)",
     )
     parser.add_argument(
         "--candidates",
@@ -59,8 +62,9 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
     from modetable.audit.output import write_audit
     from modetable.audit.progress import Progress
+    from modetable.rules.policy import rules_json
 
-    policy = load_policy(args)
+    policy = load_policy(args, io)
     cluster = load_cluster(policy, args.manifests, io)
     summary = AuditSummary(policy)
     progress = Progress(io.stderr, len(cluster.isvcs), PROGRESS_LABEL)
@@ -74,10 +78,11 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         if args.output == "table":
             everything = list(audited)
             progress.close()
+            io.stdout.write(rules_note(policy))
             write_audit(policy, everything, summary.as_json(), io.stdout)
         else:
             items = (item_json(i, candidates=args.candidates) for i in audited)
-            _spooled(io, args.output, items, summary.as_json)
+            _spooled(io, args.output, items, summary.as_json, rules_json(policy))
     finally:
         progress.close()
     return 0 if summary.clean else 1
@@ -88,10 +93,11 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.progress import Progress
     from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
     from modetable.manifests import check_fields
+    from modetable.rules.policy import rules_json
 
     ruleset = load_rules(args)
-    before = ruleset.at(args.from_version)
-    after = ruleset.at(args.to_version or getattr(args, "ome_version", None))
+    before = policy_at(ruleset, args.from_version, io)
+    after = policy_at(ruleset, args.to_version or getattr(args, "ome_version", None), io)
     cluster = load_cluster(after, args.manifests, io)
     check_fields(before, cluster)
     progress = Progress(io.stderr, 2 * len(cluster.isvcs), PROGRESS_LABEL)
@@ -101,14 +107,21 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
         progress.close()
     summary = upgrade_summary_json(before, after, impacts)
     if args.output == "table":
+        io.stdout.write(rules_note(ruleset))
         write_upgrade(after, impacts, summary, io.stdout)
     else:
-        _spooled(io, args.output, (impact_json(i) for i in impacts), lambda: summary)
+        # Two lines compared: each side's in `from` and `to`, none in `version`.
+        used = {**rules_json(ruleset), "from": before.version, "to": after.version}
+        _spooled(io, args.output, (impact_json(i) for i in impacts), lambda: summary, used)
     return 1 if summary["breaking"] else 0
 
 
 def _spooled(
-    io: Io, output: str, items: Iterator[dict[str, Any]], summary: Callable[[], dict[str, Any]]
+    io: Io,
+    output: str,
+    items: Iterator[dict[str, Any]],
+    summary: Callable[[], dict[str, Any]],
+    rules: dict[str, Any],
 ) -> None:
     """JSON or YAML written item by item into a spool (memory, then a temporary
     file past SPOOL_BYTES) that reaches stdout only once every item is made, so
@@ -116,6 +129,6 @@ def _spooled(
     from modetable.audit.output import WRITERS
 
     with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
-        WRITERS[output](spool, items, summary)
+        WRITERS[output](spool, items, summary, rules)
         spool.seek(0)
         shutil.copyfileobj(spool, io.stdout)

@@ -57,13 +57,33 @@ def add_manifests(parser: argparse.ArgumentParser) -> None:
 
 
 def load_rules(args: argparse.Namespace) -> RuleSet:
-    """The rules file `--rules` names, or the bundled one."""
+    """The rules file every command reads (`rules/find.py`: --rules, $MODETABLE_RULES,
+    ./rules/modes.yaml, the bundled copy)."""
     return load_ruleset(getattr(args, "rules", None))
 
 
-def load_policy(args: argparse.Namespace) -> Policy:
-    """The rules in force in the version `--ome-version` names (default: the newest)."""
-    return load_rules(args).at(getattr(args, "ome_version", None))
+def load_policy(args: argparse.Namespace, io: Io, version: str | None = None) -> Policy:
+    """The rules in force in the release asked (`version`, else --ome-version, else
+    $MODETABLE_OME_VERSION, else the file's default); a release newer than the rules
+    describe is answered with the newest rules and one warning."""
+    return policy_at(load_rules(args), version or getattr(args, "ome_version", None), io)
+
+
+def policy_at(rules: RuleSet, version: str | None, io: Io) -> Policy:
+    """`rules.at(version)`, its warning (if any) written once."""
+    found = rules.at(version)
+    if found.warning:
+        io.warn(found.warning)
+    return found
+
+
+def rules_note(policy: Policy | RuleSet) -> str:
+    """The line a table output begins with when the rules file read is not the
+    bundled one ("" when it is)."""
+    if policy.bundled:
+        return ""
+    line = f" ({policy.version} rules)" if isinstance(policy, Policy) else ""
+    return f"rules: {policy.file}{line}\n"
 
 
 def _stdin_bytes(io: Io) -> Any:

@@ -8,17 +8,16 @@ from pathlib import Path
 from modetable.cli.common import Io, set_help
 from modetable.errors import ModetableError
 
-# Where the pages and the rules are looked for, relative to the current directory.
+# Where the pages are looked for, relative to the current directory.
 DEFAULT_DOCS_DIR = Path("docs")
-RULES_BESIDE_DOCS = Path("rules") / "modes.yaml"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     set_help(
         parser,
-        "--rules",
-        "rules file (default: rules/modes.yaml beside the docs folder when it exists, "
-        "else the bundled one)",
+        "--ome-version",
+        "render the pages as they stand in this OME release, into --out "
+        "(default: the rules file's default_version, over the pages themselves)",
     )
     parser.add_argument(
         "--docs-dir",
@@ -41,17 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules_file(args: argparse.Namespace) -> Path | None:
-    """--rules, else rules/modes.yaml beside the docs folder, else the bundled file."""
-    if getattr(args, "rules", None):
-        return Path(args.rules)
-    beside = args.docs_dir.resolve().parent / RULES_BESIDE_DOCS
-    return beside if beside.is_file() else None
-
-
 def run(args: argparse.Namespace, io: Io) -> int:
+    from modetable.cli.common import load_rules
     from modetable.docs import pages
-    from modetable.rules.policy import load_ruleset
 
     version = getattr(args, "ome_version", None)
     if version is not None and args.out is None:
@@ -59,9 +50,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
             "--ome-version renders the pages as they stood in that version: "
             "name the folder to write them to with --out DIR"
         )
-    ruleset = load_ruleset(_rules_file(args))
-    if version is not None:
-        ruleset.resolve_version(version)  # an unknown version is an error before any work
+    # The same file every command reads; the pages describe its default version
+    # ($MODETABLE_OME_VERSION does not apply: the pages are the file's).
+    ruleset = load_rules(args)
+    if version is None:
+        version = ruleset.default_version
+    else:
+        placement = ruleset.place(version)  # an error before any work when too old
+        if placement.warning:
+            io.warn(placement.warning)
     rendered = pages.render_folder(ruleset, args.docs_dir, version, args.out)
     if not rendered:
         io.warn(f"no generated regions in the pages under {args.docs_dir}")

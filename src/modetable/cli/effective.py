@@ -10,6 +10,7 @@ from modetable.cli.common import (
     add_isvc_inputs,
     isvc_and_cluster,
     load_policy,
+    rules_note,
 )
 from modetable.errors import ModetableError
 from modetable.manifests import Cluster, Manifest, runtime_json
@@ -28,10 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump, table
+    from modetable.rules.policy import rules_json
     from modetable.running import effective
     from modetable.runtimes import find_named_runtime, runtime_request
 
-    policy = load_policy(args)
+    policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
     request = runtime_request(policy, isvc)
     named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
@@ -56,17 +58,19 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     data: dict[str, Any] = {
         "isvc": isvc.ref,
-        "version": policy.version,
+        "version": policy.release,
         "runtime": runtime_json(runtime),
         "named": named,
         "components": {
             name: resolution_json(r, trace=False) for name, r in result.components.items()
         },
         "reconcile": result.reconcile,
+        "rules": rules_json(policy),
     }
     if args.output != "table":
         dump(data, args.output, io.stdout)
         return 0
+    io.stdout.write(rules_note(policy))
     if runtime is None:
         io.stdout.write(f"InferenceService {isvc.ref}: no runtime\n")
     else:

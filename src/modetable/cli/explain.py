@@ -12,6 +12,7 @@ from modetable.cli.common import (
     isvc_and_cluster,
     load_cluster,
     load_policy,
+    rules_note,
 )
 
 DEFAULT_NAMESPACE = "default"
@@ -40,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump, table
+    from modetable.rules.policy import rules_json
     from modetable.selection.explain import (
         explain_isvc,
         explain_model,
@@ -49,7 +51,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     )
     from modetable.selection.rules import selection_rules
 
-    policy = load_policy(args)
+    policy = load_policy(args, io)
     if args.isvc:
         isvc, cluster = isvc_and_cluster(policy, args, io)
         explanation = explain_isvc(policy, cluster, isvc)
@@ -70,8 +72,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 "kind": trace.kind,
                 "checks": [check_json(c) for c in trace.checks],
             }
+        data["rules"] = rules_json(policy)
         dump(data, args.output, io.stdout)
         return 0
+    io.stdout.write(rules_note(policy))
     if not explanation.candidates:
         io.stderr.write(policy.message("explain_no_runtimes") + "\n")
         return 0

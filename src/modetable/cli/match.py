@@ -10,6 +10,7 @@ from modetable.cli.common import (
     add_isvc_inputs,
     isvc_and_cluster,
     load_policy,
+    rules_note,
 )
 from modetable.errors import ModetableError
 from modetable.manifests import Manifest
@@ -29,10 +30,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.matching import match_runtime, requested_modes
+    from modetable.rules.policy import rules_json
     from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
     from modetable.selection.scoring import scope_order
 
-    policy = load_policy(args)
+    policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
     request = runtime_request(policy, isvc)
     named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
@@ -79,15 +81,17 @@ def run(args: argparse.Namespace, io: Io) -> int:
         results.append(entry)
     data = {
         "isvc": isvc.ref,
-        "version": policy.version,
+        "version": policy.release,
         "requested": {name: resolution_json(r) for name, r in requested.items()},
         "runtimes": results,
+        "rules": rules_json(policy),
     }
     if args.output != "table":
         from modetable.render import dump
 
         dump(data, args.output, io.stdout)
     else:
+        io.stdout.write(rules_note(policy))
         _print_table(policy, isvc, data, io, explain=args.explain)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).

@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from modetable.cli.common import Io, add_output, set_help
+from modetable.cli import RULES_HELP
+from modetable.cli.common import Io, add_output
 from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
+
+if TYPE_CHECKING:
+    from modetable.rules.find import RulesPath
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
 
-# The file a policy author edits, relative to the current directory: checked and
-# diffed by default when it exists (as `modetable docs` does), so that an edit in
-# a clone is what gets checked, not the copy installed with the package.
-RULES_HERE = Path("rules") / "modes.yaml"
-RULES_HELP = "rules file (default: rules/modes.yaml here when it exists, else the bundled one)"
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    set_help(parser, "--rules", RULES_HELP)
     actions = parser.add_subparsers(
         dest="rules_action", metavar="ACTION", parser_class=type(parser)
     )
@@ -75,14 +71,11 @@ def _rules_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules_file(args: argparse.Namespace) -> Path:
-    """FILE or --rules, else rules/modes.yaml here when it exists, else the bundled file."""
-    from modetable.rules.load import bundled_rules_path
+def _rules_file(args: argparse.Namespace) -> RulesPath:
+    """FILE or --rules, else the lookup every command uses (`rules/find.py`)."""
+    from modetable.rules.find import find_rules
 
-    named = getattr(args, "file", None) or getattr(args, "rules", None)
-    if named:
-        return Path(named)
-    return RULES_HERE if RULES_HERE.is_file() else bundled_rules_path()
+    return find_rules(getattr(args, "file", None) or getattr(args, "rules", None))
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -104,7 +97,8 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     from modetable.rules.load import parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
 
-    file = _rules_file(args)
+    located = _rules_file(args)
+    file = located.path
     text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
     found: list[Problem] = []
     runs: list[dict[str, Any]] = []
@@ -114,7 +108,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
         errors = exc.errors if isinstance(exc, ErrorList) else [exc]
         found = [_placed(error.problem, file) for error in errors]
     else:
-        ruleset = RuleSet(rules=rules, file=str(file), document=document)
+        ruleset = RuleSet(rules=rules, file=str(file), document=document, bundled=located.bundled)
         found, runs = _analyse(ruleset)
     found.sort(key=lambda p: (p.location.line or 0, p.location.col or 0) if p.location else (0, 0))
     findings = [problem_json(problem) for problem in found]
@@ -127,6 +121,8 @@ def _check(args: argparse.Namespace, io: Io) -> int:
         "examples": {"runs": len(runs), "passed": passed, "failed": len(runs) - passed},
         "errors": errors,
         "warnings": warnings,
+        # Every version is analysed: no one line is used.
+        "rules": {"path": str(file), "version": None},
     }
     if args.output != "table":
         dump(data, args.output, io.stdout)
@@ -202,7 +198,7 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump, table
     from modetable.rules.policy import load_ruleset
 
-    ruleset = load_ruleset(_rules_file(args))
+    ruleset = load_ruleset(_rules_file(args).path)
     if args.against:
         if len(args.versions) > 1:
             raise ModetableError("with --against, name one version (or none for the newest)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy
+from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,15 +14,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump
+    from modetable.rules.policy import rules_json
     from modetable.selection import outcome_json, select
 
-    policy = load_policy(args)
+    policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
     outcome = select(policy, cluster, isvc)
-    data = outcome_json(outcome)
+    data = {**outcome_json(outcome), "rules": rules_json(policy)}
     if args.output != "table":
         dump(data, args.output, io.stdout)
     else:
+        io.stdout.write(rules_note(policy))
         _print(data, io)
     return 0 if outcome.runtime is not None else 1
 

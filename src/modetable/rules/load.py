@@ -9,7 +9,6 @@ from __future__ import annotations
 import typing
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +46,7 @@ class _NotAString(_StructureError):
 
 
 # Where a string is a version: YAML reads an unquoted 1.10 as the number 1.1.
-_VERSION_KEYS = ("since", "until", "versions")
+_VERSION_KEYS = ("since", "until", "versions", "default_version")
 
 
 def _describe(value: Any) -> str:
@@ -348,17 +347,6 @@ def duplicate_keys(text: str, file: str) -> list[ModetableError]:
         elif isinstance(node, yaml.SequenceNode):
             pending.extend(node.value)
     return _in_file_order(found)
-
-
-def bundled_rules_path() -> Path:
-    """The rules file shipped with the package, or the repository's own."""
-    packaged = resources.files("modetable").joinpath("_bundled", "modes.yaml")
-    if packaged.is_file():
-        return Path(str(packaged))
-    repository = Path(__file__).resolve().parents[3] / "rules" / "modes.yaml"
-    if repository.is_file():
-        return repository
-    raise ModetableError("the bundled rules file is missing; pass --rules FILE")
 
 
 def read_rules_text(path: Path) -> str:

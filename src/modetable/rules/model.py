@@ -666,7 +666,12 @@ class Docs:
 class RuleFile:
     format: int
     product: str
+    # The rules lines: each holds from its version until the next one's, the
+    # newest through its minor series (v1.3: every v1.3.x).
     versions: tuple[VersionName, ...]
+    # The newest released line, answered for when no version is asked (a line
+    # listed ahead of a release does not move it); default: the newest line.
+    default_version: VersionRef | None = attrs.field(default=None, kw_only=True)
     annotation_key: str
     manifests: Manifests
     modes: tuple[Mode, ...]

@@ -13,9 +13,10 @@ from typing import Any
 import attrs
 
 from modetable import paths
-from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.errors import Location, ModetableError
 from modetable.rules import positions
-from modetable.rules.load import bundled_rules_path, parse_rules, read_rules_text
+from modetable.rules.find import asked_version, find_rules
+from modetable.rules.load import parse_rules, read_rules_text
 from modetable.rules.model import (
     AdmissionRule,
     Component,
@@ -26,7 +27,7 @@ from modetable.rules.model import (
     Source,
 )
 from modetable.templates import fill
-from modetable.versions import in_force, parse_version
+from modetable.versions import Placement, in_force, parse_version, place
 
 PURPOSES = ("requested", "declared", "running")
 
@@ -51,11 +52,21 @@ class SourcePlan:
 
 @attrs.frozen(eq=False)
 class Policy:
-    """The rules in force in one version."""
+    """The rules in force in one version.
+
+    `version` is the rules line (a listed version) whose rules are in force;
+    `release` the OME release asked for (`v1.3.1`), which that line holds.
+    `warning` says when the release is newer than the rules describe.
+    """
 
     version: str
     rules: RuleFile
     file: str
+    release: str = attrs.field(
+        default=attrs.Factory(lambda self: self.version, takes_self=True)
+    )
+    warning: str | None = None
+    bundled: bool = False
 
     @cached_property
     def modes_in_force(self) -> dict[str, Mode]:
@@ -170,34 +181,47 @@ class RuleSet:
     rules: RuleFile
     file: str
     document: Any = attrs.field(repr=False)
+    bundled: bool = False
 
     @property
     def versions(self) -> tuple[str, ...]:
+        """The rules lines, as listed."""
         return self.rules.versions
 
     @property
     def newest(self) -> str:
         return max(self.rules.versions, key=parse_version)
 
-    def resolve_version(self, version: str | None) -> str:
-        """The listed version equal to `version` (`1.3` finds `v1.3`), or the newest."""
+    @property
+    def default_version(self) -> str:
+        """The line commands answer for when no version is asked: the file's
+        `default_version` (its newest released line), else its newest line."""
+        return self.rules.default_version or self.newest
+
+    def place(self, version: str | None = None) -> Placement:
+        """Where an OME release stands among the lines (`v1.3.1` → `v1.3`); None
+        asks for $MODETABLE_OME_VERSION, else the default version."""
         if version is None:
-            return self.newest
-        try:
-            wanted = parse_version(version)
-        except ValueError:
-            wanted = None
-        for known in self.rules.versions:
-            if wanted is not None and parse_version(known) == wanted:
-                return known
-        listed = ", ".join(self.rules.versions)
-        raise ModetableError(
-            f"unknown OME version {version!r}; the rules know: {listed}",
-            code=ErrorCode.UNKNOWN_VERSION,
-        )
+            version = asked_version()
+        if version is None:
+            return Placement(self.default_version, self.default_version)
+        return place(version, self.rules.versions)
+
+    def resolve_version(self, version: str | None) -> str:
+        """The rules line that holds `version` (see `place`)."""
+        return self.place(version).line
 
     def at(self, version: str | None = None) -> Policy:
-        return Policy(version=self.resolve_version(version), rules=self.rules, file=self.file)
+        """The rules in force in OME release `version` (any release string)."""
+        placement = self.place(version)
+        return Policy(
+            version=placement.line,
+            rules=self.rules,
+            file=self.file,
+            release=placement.asked,
+            warning=placement.warning,
+            bundled=self.bundled,
+        )
 
     def locate(self, *path: str | int) -> Location:
         """The position of a node in the rules file, for messages about it."""
@@ -205,7 +229,14 @@ class RuleSet:
 
 
 def load_ruleset(path: str | Path | None = None) -> RuleSet:
-    """The rules file at `path`, or the bundled one."""
-    file = Path(path) if path is not None else bundled_rules_path()
-    rules, document = parse_rules(read_rules_text(file), str(file))
-    return RuleSet(rules=rules, file=str(file), document=document)
+    """The rules file at `path`, else the one the lookup finds (`rules/find.py`)."""
+    found = find_rules(path)
+    rules, document = parse_rules(read_rules_text(found.path), str(found.path))
+    return RuleSet(rules=rules, file=str(found.path), document=document, bundled=found.bundled)
+
+
+def rules_json(policy: Policy | RuleSet) -> dict[str, Any]:
+    """`"rules"` of every JSON output: the file read and the rules line used (none
+    for a whole file)."""
+    line = policy.version if isinstance(policy, Policy) else None
+    return {"path": policy.file, "version": line}

@@ -117,7 +117,7 @@ def explanation_json(policy: Policy, explanation: Explanation) -> dict[str, Any]
         "isvc": explanation.isvc.ref if explanation.isvc else None,
         "model": {"name": explanation.model.name, "kind": explanation.model.kind},
         "namespace": explanation.namespace,
-        "version": policy.version,
+        "version": policy.release,
         "note": explanation.note,
         "runtimes": [candidate_json(c) for c in explanation.candidates],
     }

@@ -227,7 +227,7 @@ class Case:
         running = effective(policy, self.cluster, self.isvc, used, named)
         return Outcome(
             isvc=self.isvc,
-            version=policy.version,
+            version=policy.release,
             result=results[-1],
             runtime=used,
             named=named,

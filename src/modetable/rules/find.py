@@ -1,0 +1,70 @@
+"""Which rules file to read: one lookup for every command and for the API.
+
+A path given (`--rules FILE`), else the file `MODETABLE_RULES` names, else
+`rules/modes.yaml` under the current directory when there is one (the file a
+policy author edits in a clone), else the copy bundled with modetable.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+import attrs
+
+from modetable.errors import ModetableError
+
+RULES_VARIABLE = "MODETABLE_RULES"
+VERSION_VARIABLE = "MODETABLE_OME_VERSION"
+HERE = Path("rules") / "modes.yaml"
+
+How = Literal["given", "environment", "here", "bundled"]
+
+
+@attrs.frozen
+class RulesPath:
+    """A rules file found, how it was found, and whether it is the bundled copy."""
+
+    path: Path
+    how: How
+    bundled: bool
+
+
+def find_rules(path: str | Path | None = None) -> RulesPath:
+    """The rules file to read: `path`, else $MODETABLE_RULES, else ./rules/modes.yaml
+    when it exists, else the bundled copy (an empty variable counts as unset)."""
+    if path is not None:
+        return RulesPath(Path(path), "given", _is_bundled(Path(path)))
+    named = os.environ.get(RULES_VARIABLE)
+    if named:
+        return RulesPath(Path(named), "environment", _is_bundled(Path(named)))
+    if HERE.is_file():
+        return RulesPath(HERE, "here", _is_bundled(HERE))
+    return RulesPath(bundled_rules_path(), "bundled", True)
+
+
+def asked_version() -> str | None:
+    """The OME version $MODETABLE_OME_VERSION asks for, if any."""
+    return os.environ.get(VERSION_VARIABLE) or None
+
+
+def bundled_rules_path() -> Path:
+    """The rules file shipped with the package, or the repository's own."""
+    packaged = resources.files("modetable").joinpath("_bundled", "rules", "modes.yaml")
+    if packaged.is_file():
+        return Path(str(packaged))
+    repository = Path(__file__).resolve().parents[3] / "rules" / "modes.yaml"
+    if repository.is_file():
+        return repository
+    raise ModetableError("the bundled rules file is missing; pass --rules FILE")
+
+
+def _is_bundled(path: Path) -> bool:
+    """Whether `path` is the bundled copy itself (as ./rules/modes.yaml is in a
+    checkout that modetable runs from)."""
+    try:
+        return path.resolve() == bundled_rules_path().resolve()
+    except (OSError, ModetableError):
+        return False

@@ -1,0 +1,115 @@
+"""One way to find the rules file, the same for every command: --rules FILE,
+else MODETABLE_RULES, else ./rules/modes.yaml, else the bundled copy. Every
+JSON output says which file and which rules line; a table output names the
+file when it is not the bundled one."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES, RULES, run_cli
+
+from modetable.rules.find import bundled_rules_path, find_rules
+
+ISVC = str(EXAMPLES / "inference-service.yaml")
+MANIFESTS = str(EXAMPLES)
+
+# Every command that answers with JSON, as run on the shipped example.
+JSON_COMMANDS = {
+    "effective": ["effective", "--isvc", ISVC, MANIFESTS],
+    "match": ["match", "--isvc", ISVC, MANIFESTS],
+    "admit": ["admit", "--isvc", ISVC, MANIFESTS],
+    "select": ["select", "--isvc", ISVC, MANIFESTS],
+    "explain": ["explain", "--isvc", ISVC, MANIFESTS],
+    "audit": ["audit", MANIFESTS],
+}
+
+
+def _copy(folder: Path) -> Path:
+    rules = folder / "rules" / "modes.yaml"
+    rules.parent.mkdir(parents=True)
+    shutil.copyfile(RULES, rules)
+    return rules
+
+
+def test_the_lookup_order(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert (find_rules().path, find_rules().how, find_rules().bundled) == (
+        bundled_rules_path(),
+        "bundled",
+        True,
+    )
+    here = _copy(tmp_path)
+    assert (find_rules().path, find_rules().how, find_rules().bundled) == (
+        Path("rules/modes.yaml"),
+        "here",
+        False,
+    )
+    named = _copy(tmp_path / "elsewhere")
+    monkeypatch.setenv("MODETABLE_RULES", str(named))
+    assert (find_rules().path, find_rules().how) == (named, "environment")
+    assert (find_rules(here).path, find_rules(here).how) == (here, "given")
+
+
+def test_the_checkouts_own_file_is_the_bundled_one(monkeypatch):
+    monkeypatch.chdir(RULES.parents[1])
+    found = find_rules()
+    assert (found.path, found.how, found.bundled) == (Path("rules/modes.yaml"), "here", True)
+
+
+@pytest.mark.parametrize("command", list(JSON_COMMANDS))
+def test_every_json_output_names_the_release_and_the_rules(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    rules = _copy(tmp_path / "mine")
+    monkeypatch.setenv("MODETABLE_RULES", str(rules))
+    run = run_cli("--ome-version", "1.3.4", *JSON_COMMANDS[command], "-o", "json")
+    assert run.code in (0, 1), run.err
+    data = json.loads(run.out)
+    assert data["rules"] == {"path": str(rules), "version": "v1.3"}
+    version = data["summary"]["version"] if command == "audit" else data["version"]
+    assert version == "v1.3.4"
+
+
+def test_the_upgrade_and_the_rules_commands_name_the_rules_too(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rules = _copy(tmp_path)
+    run = run_cli("audit", "--from", "1.2.2", "--to", "v1.3.1", MANIFESTS, "-o", "json")
+    data = json.loads(run.out)
+    assert data["rules"] == {
+        "path": "rules/modes.yaml",
+        "version": None,
+        "from": "v1.2.2",
+        "to": "v1.3",
+    }
+    assert (data["summary"]["from"], data["summary"]["to"]) == ("v1.2.2", "v1.3.1")
+    check = json.loads(run_cli("rules", "check", "-o", "json").out)
+    assert check["rules"] == {"path": str(rules.relative_to(tmp_path)), "version": None}
+
+
+@pytest.mark.parametrize("command", list(JSON_COMMANDS))
+def test_a_table_names_a_rules_file_that_is_not_the_bundled_one(tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    assert not run_cli(*JSON_COMMANDS[command]).out.startswith("rules:")
+    _copy(tmp_path)
+    run = run_cli("--ome-version", "v1.2.4", *JSON_COMMANDS[command])
+    assert run.out.splitlines()[0] == "rules: rules/modes.yaml (v1.2.2 rules)"
+
+
+def test_every_command_reads_the_file_the_environment_names(tmp_path, monkeypatch):
+    """A copy whose mode mismatch is reworded: each command answers with it."""
+    rules = _copy(tmp_path / "policy")
+    text = rules.read_text()
+    old = "does not match requested {component} deployment mode"
+    assert text.count(old) == 1
+    rules.write_text(text.replace(old, "differs from the requested {component} mode"))
+    monkeypatch.setenv("MODETABLE_RULES", str(rules))
+    monkeypatch.chdir(tmp_path)
+    reworded = (
+        "runtime engine deployment mode MultiNode differs from the requested engine mode OMENative"
+    )
+    for command in ("match", "select", "explain"):
+        assert reworded in run_cli(*JSON_COMMANDS[command]).out, command
+    assert reworded in run_cli("audit", MANIFESTS, "-o", "json").out
