@@ -208,5 +208,5 @@ def test_messages_the_code_looks_up_must_exist_with_params_it_passes(tmp_path):
     path.write_text(text)
     assert [f.message for f in code_findings(load_ruleset(path))] == [
         "message 'not_reconciled' has params mode, but modetable passes it component "
-        "(modetable/running.py:100)"
+        "(modetable/running.py:102)"
     ]

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from modetable.errors import Location, ModetableError
 
+__all__ = ["write_bytes", "write_text"]
+
 # Permissions a new file asks for; the process umask narrows them, as for open().
 _NEW_FILE_MODE = 0o666
 _ATTEMPTS = 100

@@ -22,6 +22,8 @@ import attrs
 from modetable.errors import ModetableError
 from modetable.matching import decide as interpret
 
+__all__ = ["CompiledMatching", "Decision", "T", "compile_matching"]
+
 T = TypeVar("T")
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 
 
 # The outcome key a passing row gives (rules/modes.yaml, matching.outcomes).
-PASS = "pass"
+_PASS = "pass"
 
 
 @attrs.frozen
@@ -43,7 +45,7 @@ class Decision:
 
     @property
     def passes(self) -> bool:
-        return self.outcome == PASS
+        return self.outcome == _PASS
 
 
 @attrs.frozen(eq=False)

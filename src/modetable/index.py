@@ -22,6 +22,8 @@ from modetable.matching import runtime_objects
 from modetable.modes import Resolution, resolve
 from modetable.rules.policy import Policy
 
+__all__ = ["Request", "RuntimeIndex", "build_index", "request_of"]
+
 # One InferenceService's request: (component, requested mode) per compared
 # component, in the rules' component order.
 Request = tuple[tuple[str, str | None], ...]

@@ -32,6 +32,26 @@ from modetable.yamlio import (
 if TYPE_CHECKING:
     from modetable.rules.policy import Policy
 
+__all__ = [
+    "ANY",
+    "BOOLEAN",
+    "DEFAULT_NAMESPACE",
+    "MAPPING",
+    "STRING",
+    "YAML_SUFFIXES",
+    "Cluster",
+    "Manifest",
+    "build_cluster",
+    "check_fields",
+    "duplicate_warning",
+    "parse_objects",
+    "read_bytes",
+    "read_cluster",
+    "read_documents",
+    "read_fields",
+    "runtime_json",
+]
+
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
 DEFAULT_NAMESPACE = "default"
 

@@ -15,6 +15,24 @@ from modetable.rules.model import Component, Row, RowCondition
 from modetable.rules.policy import Policy
 from modetable.runtimes import InheritanceError, resolve_chain
 
+__all__ = [
+    "ANY",
+    "CONDITIONS",
+    "DIFFERENT",
+    "NONE",
+    "SAME",
+    "SOME",
+    "ComponentMatch",
+    "RuntimeMatch",
+    "decide",
+    "declares",
+    "match_component",
+    "match_runtime",
+    "requested_modes",
+    "row_matches",
+    "runtime_objects",
+]
+
 # The condition words of the table (rules/modes.yaml, matching), each with
 # what it means: whether one input's `value` meets it, `other` being the other
 # input. The rules' model allows exactly these words (rules.model.ConditionWord).
@@ -32,7 +50,7 @@ CONDITIONS: dict[str, Callable[[str | None, str | None], bool]] = {
 }
 
 
-def condition_holds(condition: RowCondition, value: str | None, other: str | None) -> bool:
+def _condition_holds(condition: RowCondition, value: str | None, other: str | None) -> bool:
     """Whether one input's `value` meets `condition`; `other` is the other input.
     A condition is a word, a list of modes, or one mode."""
     if isinstance(condition, tuple):
@@ -42,18 +60,18 @@ def condition_holds(condition: RowCondition, value: str | None, other: str | Non
 
 
 def row_matches(row: Row, requested: str | None, declared: str | None) -> bool:
-    return condition_holds(row.requested, requested, declared) and condition_holds(
+    return _condition_holds(row.requested, requested, declared) and _condition_holds(
         row.declared, declared, requested
     )
 
 
-def hits(rows: tuple[Row, ...], requested: str | None, declared: str | None) -> list[Row]:
+def _hits(rows: tuple[Row, ...], requested: str | None, declared: str | None) -> list[Row]:
     return [row for row in rows if row_matches(row, requested, declared)]
 
 
 def decide(policy: Policy, requested: str | None, declared: str | None) -> Row:
     """The row that decides, under the table's hit policy."""
-    matched = hits(policy.rows, requested, declared)
+    matched = _hits(policy.rows, requested, declared)
     policy_name = policy.rules.matching.hit_policy
     if not matched:
         raise ModetableError(
@@ -69,7 +87,7 @@ def decide(policy: Policy, requested: str | None, declared: str | None) -> Row:
     return matched[0]
 
 
-def is_compared(component: Component, isvc: Manifest | None, policy: Policy) -> bool:
+def _is_compared(component: Component, isvc: Manifest | None, policy: Policy) -> bool:
     """Engine always, decoder only when the InferenceService declares it, router never."""
     if component.compared == "always":
         return True
@@ -145,7 +163,7 @@ def requested_modes(policy: Policy, isvc: Manifest) -> dict[str, Resolution]:
     return {
         c.name: resolve(policy, "requested", c, objects)
         for c in policy.components
-        if is_compared(c, isvc, policy)
+        if _is_compared(c, isvc, policy)
     }
 
 

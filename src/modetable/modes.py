@@ -20,6 +20,8 @@ from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
 from modetable.yamlio import describe
 
+__all__ = ["Objects", "Reading", "Resolution", "Verdict", "resolution_json", "resolve"]
+
 
 class Verdict(StrEnum):
     """What became of a source: USED decides, the rest are passed over. Each is
@@ -206,7 +208,7 @@ def _shown(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def reading_json(reading: Reading) -> dict[str, Any]:
+def _reading_json(reading: Reading) -> dict[str, Any]:
     """A source's reading as the JSON contracts show it (docs/json.md)."""
     return {
         "source": reading.source_label,
@@ -222,5 +224,5 @@ def resolution_json(resolution: Resolution, *, trace: bool = True) -> dict[str, 
     """`{"mode", "source"}`, with the sources passed over when `trace`."""
     data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source_label}
     if trace:
-        data["passed_over"] = [reading_json(r) for r in resolution.passed_over]
+        data["passed_over"] = [_reading_json(r) for r in resolution.passed_over]
     return data

@@ -10,6 +10,8 @@ from modetable.errors import Location
 from modetable.templates import fill
 from modetable.yamlio import YamlMap, where
 
+__all__ = ["MISSING", "Segments", "assign", "expand", "lookup", "render", "split", "value_location"]
+
 Segments = tuple[str, ...]
 MISSING: Any = object()
 
@@ -69,7 +71,7 @@ def lookup(obj: Any, segments: Segments) -> Any:
     return node
 
 
-def parent_and_key(obj: Any, segments: Segments) -> tuple[Any, str] | None:
+def _parent_and_key(obj: Any, segments: Segments) -> tuple[Any, str] | None:
     """The mapping holding the last segment, and that key (for positions)."""
     node = lookup(obj, segments[:-1]) if len(segments) > 1 else obj
     if isinstance(node, dict) and segments:
@@ -94,7 +96,7 @@ def value_location(
     """Where the value at `segments` is written (`fallback` when its holder kept no
     position); with `key`, where its key is (a `leader` counts by being there,
     so its own line is the place, not its first field's). None when no holder."""
-    found = parent_and_key(obj, segments)
+    found = _parent_and_key(obj, segments)
     if found is None:
         return None
     node, name = found

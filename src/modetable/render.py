@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TextIO
 
+__all__ = ["FORMATS", "dump", "table"]
+
 FORMATS = ("table", "json", "yaml")
 
 

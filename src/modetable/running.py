@@ -14,6 +14,8 @@ from modetable.modes import Objects, Resolution, resolve
 from modetable.rules.policy import Policy
 from modetable.runtimes import merge_component, resolve_chain
 
+__all__ = ["Effective", "effective", "run_failures"]
+
 
 @attrs.frozen
 class Effective:
@@ -26,7 +28,7 @@ class Effective:
     no_workload: bool = False
 
 
-def merged_isvc(
+def _merged_isvc(
     policy: Policy, isvc: Manifest, runtime_spec: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The InferenceService with the runtime's component configs merged into the
@@ -46,7 +48,7 @@ def merged_isvc(
     return merged
 
 
-def runtime_spec_for(
+def _runtime_spec_for(
     policy: Policy, cluster: Cluster, runtime: Manifest | None, named: bool
 ) -> dict[str, Any] | None:
     """A named runtime is used with its inheritance merged in; an auto-selected one as it is."""
@@ -64,11 +66,11 @@ def effective(
     runtime: Manifest | None,
     named: bool,
 ) -> Effective:
-    spec = runtime_spec_for(policy, cluster, runtime, named)
+    spec = _runtime_spec_for(policy, cluster, runtime, named)
     objects = Objects(
         isvc=isvc.body,
         runtime={"spec": spec} if spec is not None else None,
-        merged=merged_isvc(policy, isvc, spec),
+        merged=_merged_isvc(policy, isvc, spec),
         named=named,
         fallback=isvc.location,
     )

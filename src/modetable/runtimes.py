@@ -14,6 +14,17 @@ from modetable.rules.policy import Policy
 from modetable.versions import in_force
 from modetable.yamlio import where
 
+__all__ = [
+    "Chain",
+    "InheritanceError",
+    "RuntimeRefRequest",
+    "find_named_runtime",
+    "merge_component",
+    "merge_inherited",
+    "resolve_chain",
+    "runtime_request",
+]
+
 
 class InheritanceError(ModetableError):
     """A broken chain: OME's webhook rejects with exactly this message."""

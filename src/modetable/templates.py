@@ -6,6 +6,8 @@ import string
 from collections.abc import Mapping
 from functools import lru_cache
 
+__all__ = ["fill", "placeholders"]
+
 _FORMATTER = string.Formatter()
 
 

@@ -16,6 +16,17 @@ from packaging.version import InvalidVersion, Version
 
 from modetable.errors import ErrorCode, ModetableError
 
+__all__ = [
+    "Placement",
+    "covered",
+    "describe_range",
+    "in_force",
+    "parse_version",
+    "place",
+    "series",
+    "shown",
+]
+
 
 @lru_cache(maxsize=256)
 def parse_version(text: str) -> Version:

@@ -20,6 +20,20 @@ import yaml
 
 from modetable.errors import ErrorCode, Location, ModetableError
 
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_INPUT_BYTES",
+    "MAX_NODES",
+    "YamlList",
+    "YamlMap",
+    "check_size",
+    "decode",
+    "describe",
+    "load_documents",
+    "read_limited",
+    "where",
+]
+
 # Limits (docs/limits.md). A real manifest averages ~23 bytes per node, so an
 # input at the byte limit holds about 1.5 million nodes; the node limits sit
 # above that and only stop inputs that build far more than they spell out.

@@ -17,6 +17,18 @@ from modetable.modes import Objects, resolve
 from modetable.rules.model import AdmissionRule
 from modetable.rules.policy import Policy
 
+__all__ = [
+    "CHECKS",
+    "PASS",
+    "Check",
+    "Inputs",
+    "Shown",
+    "Verdict",
+    "agree_when_any",
+    "allowed_values",
+    "selection",
+]
+
 
 @attrs.frozen
 class Shown:

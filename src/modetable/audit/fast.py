@@ -41,26 +41,31 @@ from modetable.manifests import Cluster, Manifest
 from modetable.matching import ComponentMatch, RuntimeMatch
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
-from modetable.selection import scoring
-from modetable.selection.checks import (
+from modetable.selection import (
     STEPS,
     Candidate,
     CheckResult,
     CheckState,
     Context,
+    ModelFacts,
+    Outcome,
     RuntimeView,
     Step,
     assess,
+    model_facts,
+    no_runtime_message,
     order,
+    rank_key,
     ranking_facts,
+    read_field,
     runtime_view,
+    select,
+    selection_rules,
     skip_note,
 )
-from modetable.selection.fields import read
-from modetable.selection.formats import ModelFacts, model_facts
-from modetable.selection.outcome import Outcome, no_runtime_message, select
-from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
+
+__all__ = ["Excluded", "FleetSelector", "Ranked", "Shape"]
 
 # The steps pruning knows how to decide from an index; any other step is only
 # ever run, never pruned on. Steps whose result depends on the runtime alone,
@@ -84,7 +89,7 @@ Shape = tuple[
 
 @attrs.frozen
 class Ranked:
-    """What the ranking reads of a runtime that qualifies (scoring.rank_key)."""
+    """What the ranking reads of a runtime that qualifies (selection.rank_key)."""
 
     runtime: Manifest
     scope: str
@@ -128,7 +133,7 @@ class FleetSelector:
         # Whether pruning decides every check in force exactly (else the runtimes
         # it leaves are assessed one by one).
         self._exact = self._steps_in_force <= _RUNTIME_STEPS | _MODEL_STEPS | _SHAPE_STEPS
-        self._rank_key = scoring.rank_key(policy)
+        self._rank_key = rank_key(policy)
         self._by_format: dict[tuple, frozenset[Manifest]] | None = None
         self._with_classes: dict[tuple[str, ...], frozenset[Manifest]] = {}
         self._model_passing: dict[Hashable, frozenset[Manifest]] = {}
@@ -168,7 +173,7 @@ class FleetSelector:
             found = frozenset(
                 r
                 for r in self.cluster.runtimes
-                if set(classes) <= set(read(r.body, path, list, r.location) or ())
+                if set(classes) <= set(read_field(r.body, path, list, r.location) or ())
             )
             self._with_classes[classes] = found
         return found

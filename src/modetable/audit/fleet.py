@@ -16,6 +16,25 @@ from modetable.rules.model import ModeMove
 from modetable.rules.policy import Policy
 from modetable.selection import Outcome
 
+__all__ = [
+    "DENIED",
+    "DEPRECATED",
+    "NO_RUNTIME",
+    "PROBLEMS",
+    "RUN_FAILURE",
+    "AuditSummary",
+    "Audited",
+    "Change",
+    "Deprecation",
+    "MoveScanner",
+    "audit_fleet",
+    "change_json",
+    "deprecations",
+    "distinct_changes",
+    "identity_json",
+    "item_json",
+]
+
 # What can be wrong with an InferenceService; any of these makes `audit` exit 1.
 DENIED = "denied"
 NO_RUNTIME = "no_runtime"
@@ -55,10 +74,10 @@ class Audited:
     @property
     def problems(self) -> tuple[str, ...]:
         """What OME would refuse or fail at, in the order of PROBLEMS."""
-        return problems_of(self.outcome)
+        return _problems_of(self.outcome)
 
 
-def problems_of(outcome: Outcome) -> tuple[str, ...]:
+def _problems_of(outcome: Outcome) -> tuple[str, ...]:
     found = []
     if not outcome.admission.allowed:
         found.append(DENIED)
@@ -69,7 +88,7 @@ def problems_of(outcome: Outcome) -> tuple[str, ...]:
     return tuple(found)
 
 
-def owner_of(manifest: Manifest) -> str:
+def _owner_of(manifest: Manifest) -> str:
     return f"{manifest.kind} {manifest.ref}"
 
 
@@ -81,7 +100,7 @@ class MoveScanner:
         self._runtimes: dict[tuple[str, Manifest], tuple[Change, ...]] = {}
 
     def changes(self, move: ModeMove, manifest: Manifest) -> tuple[Change, ...]:
-        owner = owner_of(manifest)
+        owner = _owner_of(manifest)
         return tuple(
             Change(owner=owner, hit=hit, message=hit_message(self.policy, move, hit, owner))
             for hit in scan(move, manifest.spec, "spec", manifest.location)
@@ -181,7 +200,7 @@ def change_json(change: Change) -> dict[str, Any]:
     }
 
 
-def deprecation_json(deprecation: Deprecation) -> dict[str, Any]:
+def _deprecation_json(deprecation: Deprecation) -> dict[str, Any]:
     return {
         "component": deprecation.component,
         "mode": deprecation.mode,
@@ -205,7 +224,7 @@ def item_json(audited: Audited, *, candidates: bool = False) -> dict[str, Any]:
     if not candidates:
         del data["candidates"]
     data["problems"] = list(audited.problems)
-    data["deprecations"] = [deprecation_json(d) for d in audited.deprecations]
+    data["deprecations"] = [_deprecation_json(d) for d in audited.deprecations]
     return data
 
 

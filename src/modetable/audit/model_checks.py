@@ -14,8 +14,9 @@ import json
 from collections.abc import Hashable
 from typing import Any
 
-from modetable.selection.compare import Comparisons
-from modetable.selection.formats import Entry, ModelFacts
+from modetable.selection import Comparisons, Entry, ModelFacts
+
+__all__ = ["MemoComparisons", "model_key"]
 
 
 def _frozen(value: Any) -> Hashable:
@@ -23,7 +24,7 @@ def _frozen(value: Any) -> Hashable:
     return None if value is None else json.dumps(value, sort_keys=True, default=str)
 
 
-def entry_key(entry: Entry) -> Hashable:
+def _entry_key(entry: Entry) -> Hashable:
     """What `differences` reads of an entry (not its index)."""
     return (
         entry.format,
@@ -63,7 +64,7 @@ class MemoComparisons(Comparisons):
         return found[1]
 
     def differences(self, entry: Entry, model: ModelFacts) -> tuple[str, ...]:
-        pair = (entry_key(entry), self._model_key(model))
+        pair = (_entry_key(entry), self._model_key(model))
         found = self._differences.get(pair)
         if found is None:
             found = self._differences[pair] = super().differences(entry, model)

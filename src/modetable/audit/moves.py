@@ -18,6 +18,8 @@ from modetable.rules.model import ModeMove, MoveBreak
 from modetable.rules.policy import Policy
 from modetable.yamlio import where
 
+__all__ = ["Hit", "find_move", "hit_message", "scan"]
+
 # Characters a variable or label name runs on over; anything else ends it.
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/")
 _VALUE_SEPARATOR = "="

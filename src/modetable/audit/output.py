@@ -12,6 +12,16 @@ from modetable.modes import Resolution
 from modetable.render import table
 from modetable.rules.policy import Policy
 
+__all__ = [
+    "DEPRECATED_WORD",
+    "PROBLEM_WORDS",
+    "WRITERS",
+    "write_audit",
+    "write_json",
+    "write_upgrade",
+    "write_yaml",
+]
+
 
 def write_json(
     out: TextIO,
@@ -64,19 +74,19 @@ WRITERS = {"json": write_json, "yaml": write_yaml}
 
 PROBLEM_WORDS = {DENIED: "denied", NO_RUNTIME: "no runtime", RUN_FAILURE: "fails at run time"}
 DEPRECATED_WORD = "deprecated"
-NOTHING = "-"
+_NOTHING = "-"
 
 
 def _mode(resolution: Resolution | None) -> str:
     if resolution is None:
-        return NOTHING
+        return _NOTHING
     return f"{resolution.mode} ({resolution.source_label})"
 
 
 def _runtime(item: Audited) -> str:
     runtime = item.outcome.runtime
     if runtime is None:
-        return NOTHING
+        return _NOTHING
     return runtime.name + (" (named)" if item.outcome.named else "")
 
 
@@ -113,7 +123,7 @@ def write_audit(policy: Policy, items: list[Audited], summary: dict[str, Any], o
                 item.isvc.name,
                 _runtime(item),
                 *(_mode(item.outcome.components.get(c)) for c in components),
-                ", ".join(flags) or NOTHING,
+                ", ".join(flags) or _NOTHING,
             ]
         )
     headers = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "PROBLEMS"]
@@ -133,10 +143,10 @@ def write_audit(policy: Policy, items: list[Audited], summary: dict[str, Any], o
                 out.write(f"  {item.isvc.ref}: {deprecation.message}\n")
                 for change in deprecation.changes:
                     out.write(f"    {change.message}\n")
-    out.write("\n" + audit_summary_line(summary) + "\n")
+    out.write("\n" + _audit_summary_line(summary) + "\n")
 
 
-def audit_summary_line(summary: dict[str, Any]) -> str:
+def _audit_summary_line(summary: dict[str, Any]) -> str:
     parts = [f"{summary['ok']} ok"]
     parts += [f"{summary[p]} {PROBLEM_WORDS[p]}" for p in (DENIED, NO_RUNTIME, RUN_FAILURE)]
     return (
@@ -162,7 +172,7 @@ def write_upgrade(
                 impact.isvc.name,
                 _arrow(_runtime(impact.before), _runtime(impact.after)),
                 *(_component_cell(by_name.get(c)) for c in components),
-                "breaking" if impact.breaking else NOTHING,
+                "breaking" if impact.breaking else _NOTHING,
             ]
         )
     headers = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "IMPACT"]
@@ -186,9 +196,9 @@ def _arrow(before: str, after: str) -> str:
 
 def _component_cell(impact: Any) -> str:
     if impact is None:
-        return NOTHING
-    before = impact.before.mode if impact.before else NOTHING
-    after = impact.after.mode if impact.after else NOTHING
+        return _NOTHING
+    before = impact.before.mode if impact.before else _NOTHING
+    after = impact.after.mode if impact.after else _NOTHING
     return _arrow(before, after)
 
 

@@ -6,13 +6,15 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+__all__ = ["REDRAW_SECONDS", "SHOW_AFTER_SECONDS", "WIDTH", "Progress"]
+
 WIDTH = 30
 # Draw nothing for work that ends sooner, and redraw at most this often.
 SHOW_AFTER_SECONDS = 0.5
 REDRAW_SECONDS = 0.1
 
 
-def is_terminal(stream: TextIO) -> bool:
+def _is_terminal(stream: TextIO) -> bool:
     isatty = getattr(stream, "isatty", None)
     try:
         return bool(isatty and isatty())
@@ -36,7 +38,7 @@ class Progress:
         self.total = total
         self.label = label
         self.clock = clock
-        self.enabled = is_terminal(stream) if enabled is None else enabled
+        self.enabled = _is_terminal(stream) if enabled is None else enabled
         self.done = 0
         self.started = clock()
         self.drawn_at: float | None = None

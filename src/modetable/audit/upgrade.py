@@ -25,6 +25,15 @@ from modetable.modes import Resolution, Verdict
 from modetable.rules.policy import Policy
 from modetable.selection import assess, make_context
 
+__all__ = [
+    "ComponentImpact",
+    "Impact",
+    "UpgradeAnalysis",
+    "impact_json",
+    "upgrade_impact",
+    "upgrade_summary_json",
+]
+
 
 @attrs.frozen
 class ComponentImpact:
@@ -125,8 +134,7 @@ class UpgradeAnalysis:
         old = before.outcome.runtime
         model = after.outcome.model
         if old is not None and not before.outcome.named and model is not None:
-            from modetable.selection.formats import model_facts
-            from modetable.selection.rules import selection_rules
+            from modetable.selection import model_facts, selection_rules
 
             facts = model_facts(selection_rules(policy), model)
             namespace = after.isvc.namespace or ""

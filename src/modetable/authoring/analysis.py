@@ -30,8 +30,10 @@ from modetable.rules.positions import field_name
 from modetable.rules.validate import index
 from modetable.versions import in_force
 
+__all__ = ["INPUTS", "analyse", "code_findings", "finding", "unused"]
+
 # The analysis's own codes and their severity; any other finding is an error.
-WARNINGS = frozenset({"MASKED", "UNUSED"})
+_WARNINGS = frozenset({"MASKED", "UNUSED"})
 INPUTS = ("requested", "declared")
 
 
@@ -41,7 +43,7 @@ def finding(code: str, message: str, location: Location, versions: Iterable[str]
         code=code,
         message=message,
         location=location,
-        severity="warning" if code in WARNINGS else "error",
+        severity="warning" if code in _WARNINGS else "error",
         versions=tuple(versions),
     )
 
@@ -50,7 +52,7 @@ def analyse(ruleset: RuleSet) -> list[Problem]:
     """Every finding of the file, each once with the versions it holds in, in file order."""
     found: dict[tuple[str, str, Location], list[str]] = {}
     for version in ruleset.versions:
-        for code, message, where in table_findings(ruleset, ruleset.at(version)):
+        for code, message, where in _table_findings(ruleset, ruleset.at(version)):
             found.setdefault((code, message, where), []).append(version)
     findings = [
         finding(code, message, where, versions)
@@ -66,7 +68,7 @@ def _position(found: Problem) -> tuple[int, int, str]:
     return (location.line or 0, location.col or 0, found.code) if location else (0, 0, found.code)
 
 
-def table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str, Location]]:
+def _table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str, Location]]:
     """GAP, OVERLAP and MASKED for the matching table in force in one version."""
     rows = [
         (i, row)

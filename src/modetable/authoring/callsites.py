@@ -18,7 +18,9 @@ import attrs
 
 import modetable
 
-MESSAGE = "message"  # the Policy method that takes a message key first
+__all__ = ["CallSite", "call_sites"]
+
+_MESSAGE = "message"  # the Policy method that takes a message key first
 
 
 @attrs.frozen
@@ -36,7 +38,7 @@ class CallSite:
 
 
 @cache
-def call_sites(method: str = MESSAGE) -> tuple[CallSite, ...]:
+def call_sites(method: str = _MESSAGE) -> tuple[CallSite, ...]:
     """Every `.method("key", ...)` call in modetable's source (messages by default;
     `explanation` for the explanations)."""
     root = Path(modetable.__file__).resolve().parent

@@ -36,6 +36,8 @@ from modetable.modes import Resolution
 from modetable.rules.policy import PURPOSES, Policy
 from modetable.versions import describe_range
 
+__all__ = ["Change", "Section", "Side", "diff"]
+
 
 @attrs.frozen
 class Side:

@@ -16,6 +16,8 @@ from modetable.rules.model import Example, SourceExample
 from modetable.rules.policy import Policy, RuleSet
 from modetable.versions import in_force
 
+__all__ = ["ExampleRun", "run_examples"]
+
 
 @attrs.frozen
 class ExampleRun:

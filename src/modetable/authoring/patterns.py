@@ -12,6 +12,8 @@ from typing import Any
 
 from modetable.matching import ANY  # the table's word for any value
 
+__all__ = ["Pattern", "compress", "describe", "show_set"]
+
 Pattern = tuple[tuple[frozenset[Any], ...], Hashable]
 
 

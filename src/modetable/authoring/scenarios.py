@@ -18,10 +18,22 @@ from modetable import paths
 from modetable.modes import Objects, Resolution, resolve
 from modetable.rules.policy import Policy
 
+__all__ = [
+    "NAMED",
+    "PRESENT",
+    "UNSET",
+    "Slot",
+    "domain",
+    "objects",
+    "resolve_values",
+    "slots",
+    "source_slot",
+]
+
 # A derived object holds its base object's values at the same paths (the base's
 # keys win): the InferenceService's own keys win in `merged`; the runtime's own
 # keys win over what it inherits in `runtime_resolved`.
-LAYERED_OVER = {"merged": "isvc", "runtime_resolved": "runtime"}
+_LAYERED_OVER = {"merged": "isvc", "runtime_resolved": "runtime"}
 PRESENT = "set"  # the value of a `present` input that holds something
 UNSET = None
 
@@ -95,7 +107,7 @@ def objects(values: Mapping[Slot, Any]) -> Objects:
             built[slot.object] = paths.assign(target, slot.path, value)
         elif slot.present:
             built[slot.object] = paths.assign(target, slot.present[0], {})
-    for derived, base in LAYERED_OVER.items():
+    for derived, base in _LAYERED_OVER.items():
         for slot in values:
             if slot.object != derived or slot.path is None:
                 continue

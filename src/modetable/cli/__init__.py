@@ -17,6 +17,19 @@ from typing import TextIO
 from modetable import __version__
 from modetable.errors import ErrorList, ModetableError
 
+__all__ = [
+    "COMMANDS",
+    "DEBUG_VARIABLE",
+    "EXIT_BUG",
+    "EXIT_ERROR",
+    "EXIT_NEGATIVE",
+    "EXIT_OK",
+    "UsageError",
+    "build_parser",
+    "chosen_command",
+    "main",
+]
+
 # command name → (module under modetable.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "effective": ("effective", "each component's running mode and the rule that set it"),

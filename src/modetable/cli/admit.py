@@ -7,6 +7,8 @@ import argparse
 
 from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
 
+__all__ = ["add_arguments", "run"]
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)

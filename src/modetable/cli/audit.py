@@ -21,6 +21,8 @@ from modetable.cli.common import (
 )
 from modetable.errors import ModetableError
 
+__all__ = ["PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
+
 PROGRESS_LABEL = "auditing"
 SPOOL_BYTES = 8 * 1024 * 1024
 

@@ -22,6 +22,19 @@ from modetable.render import FORMATS
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
 from modetable.yamlio import where
 
+__all__ = [
+    "add_isvc_inputs",
+    "add_manifests",
+    "add_output",
+    "isvc_and_cluster",
+    "load_cluster",
+    "load_policy",
+    "load_rules",
+    "policy_at",
+    "rules_note",
+    "set_help",
+]
+
 
 def add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
@@ -112,11 +125,11 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     for earlier, later in cluster.duplicates:
         io.warn(duplicate_warning(earlier, later))
     check_fields(policy, cluster)
-    check_selection_fields(policy, cluster)
+    _check_selection_fields(policy, cluster)
     return cluster
 
 
-def check_selection_fields(policy: Policy, cluster: Cluster) -> None:
+def _check_selection_fields(policy: Policy, cluster: Cluster) -> None:
     """Read, once, every field selection reads, on every object: `select` reads
     them lazily and the audit's fast path skips some, so without this the same
     input could be refused by one command and answered by another."""

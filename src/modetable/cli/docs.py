@@ -8,6 +8,8 @@ from pathlib import Path
 from modetable.cli.common import Io, set_help
 from modetable.errors import ModetableError
 
+__all__ = ["DEFAULT_DOCS_DIR", "add_arguments", "run"]
+
 # Where the pages are looked for, relative to the current directory.
 DEFAULT_DOCS_DIR = Path("docs")
 

@@ -15,7 +15,9 @@ from modetable.cli.common import (
     rules_note,
 )
 
-DEFAULT_NAMESPACE = "default"
+__all__ = ["add_arguments", "run"]
+
+_DEFAULT_NAMESPACE = "default"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     else:
         cluster = load_cluster(policy, args.manifests, io)
         namespace, _, name = args.model.rpartition("/")
-        explanation = explain_model(policy, cluster, name, namespace or DEFAULT_NAMESPACE)
+        explanation = explain_model(policy, cluster, name, namespace or _DEFAULT_NAMESPACE)
     trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:
         io.stderr.write(explanation.note + "\n")

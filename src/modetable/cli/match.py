@@ -17,6 +17,8 @@ from modetable.manifests import Manifest
 from modetable.modes import resolution_json
 from modetable.rules.policy import Policy
 
+__all__ = ["add_arguments", "run"]
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)

@@ -16,8 +16,11 @@ from modetable.rules.policy import RuleSet
 if TYPE_CHECKING:
     from modetable.rules.find import RulesPath
 
+__all__ = ["EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "problem_json", "run"]
+
 EXIT_OK = 0
 EXIT_NEGATIVE = 1
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(

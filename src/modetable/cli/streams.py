@@ -6,6 +6,8 @@ from typing import TextIO
 
 import attrs
 
+__all__ = ["Io"]
+
 
 @attrs.frozen
 class Io:

@@ -6,3 +6,7 @@ names every region and its renderer (`matching_tables`, `source_tables`,
 `selection_tables`, sharing `common`), each rendering from a `Policy`; `pages`
 runs that over a folder, diffs and writes.
 """
+
+__all__: list[str] = []
+
+__all__: list[str] = []

@@ -10,6 +10,16 @@ from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import describe_range, parse_version
 
+__all__ = [
+    "Modes",
+    "component_named",
+    "display_path",
+    "display_values",
+    "docs_of",
+    "range_note",
+    "rules_location",
+]
+
 
 def docs_of(policy: Policy) -> Docs:
     if policy.rules.docs is None:
@@ -23,7 +33,7 @@ def rules_location(policy: Policy) -> Location:
     return Location(policy.file)
 
 
-def gate(policy: Policy, since: str | None, until: str | None) -> str | None:
+def _gate(policy: Policy, since: str | None, until: str | None) -> str | None:
     """`since v1.3` for a gate worth saying; None when it holds in every listed version."""
     oldest = min(policy.rules.versions, key=parse_version)
     if since is not None and parse_version(since) <= parse_version(oldest):
@@ -65,7 +75,7 @@ def display_path(policy: Policy, template: str) -> str:
 
 
 def range_note(policy: Policy, since: str | None, until: str | None) -> str:
-    said = gate(policy, since, until)
+    said = _gate(policy, since, until)
     return f" {fill(docs_of(policy).range_note, {'range': said})}" if said else ""
 
 

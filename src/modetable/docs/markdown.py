@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
+__all__ = ["bullets", "cell", "code", "table", "words"]
+
 # A code span: a run of backquotes, the shortest text, the same run again.
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _NEWLINE = re.compile(r"\r\n|\r|\n")

@@ -15,13 +15,15 @@ from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import in_force
 
-HIT_POLICIES = {
+__all__ = ["compared_components", "matching_rows", "matching_table", "mismatch_message"]
+
+_HIT_POLICIES = {
     "UNIQUE": "exactly one row matches any pair of inputs",
     "FIRST": "the first row that matches decides",
     "ANY": "every row that matches gives the same result",
 }
 # When a component is compared, by its `compared` value ({path}: where it is declared).
-COMPARED = {
+_COMPARED = {
     "always": "always",
     "when_declared": "only when the InferenceService declares it ({path})",
     "never": "never",
@@ -65,7 +67,7 @@ def compared_components(policy: Policy) -> str:
     items = []
     for component in policy.components:
         declared_at = policy.component_path(component, policy.rules.running_merge.into)
-        when = COMPARED[component.compared].format(path=code(paths.render(declared_at)))
+        when = _COMPARED[component.compared].format(path=code(paths.render(declared_at)))
         items.append(f"{code(component.name)}: {when}")
     return bullets(items)
 
@@ -99,7 +101,7 @@ def matching_rows(policy: Policy) -> str:
         ]
         for row in policy.rows
     ]
-    meaning = HIT_POLICIES.get(matching.hit_policy, "")
+    meaning = _HIT_POLICIES.get(matching.hit_policy, "")
     return table(headers, rows) + f"\nHit policy {code(matching.hit_policy)}: {meaning}.\n"
 
 

@@ -18,6 +18,8 @@ from modetable.docs.tables import REGIONS
 from modetable.errors import ErrorList, Location, ModetableError
 from modetable.rules.policy import RuleSet
 
+__all__ = ["REGION_OPTIONS", "Page", "diff", "render_folder", "write"]
+
 # Options a region's BEGIN marker may carry.
 REGION_OPTIONS = ("version",)
 
@@ -37,7 +39,7 @@ class Page:
         return self.before != self.after
 
 
-def markdown_files(folder: Path) -> Iterator[Path]:
+def _markdown_files(folder: Path) -> Iterator[Path]:
     """The Markdown pages under `folder`, in a stable order; hidden ones skipped."""
     for path in sorted(folder.rglob("*.md")):
         relative = path.relative_to(folder)
@@ -45,7 +47,7 @@ def markdown_files(folder: Path) -> Iterator[Path]:
             yield path
 
 
-def read_page(path: Path) -> str:
+def _read_page(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -57,7 +59,7 @@ def read_page(path: Path) -> str:
         raise ModetableError("not UTF-8 text", Location(str(path), line)) from None
 
 
-def render_region(ruleset: RuleSet, region: Region, version: str | None) -> str:
+def _render_region(ruleset: RuleSet, region: Region, version: str | None) -> str:
     unknown = sorted(set(region.args) - set(REGION_OPTIONS))
     if unknown:
         raise ModetableError(
@@ -73,14 +75,14 @@ def render_region(ruleset: RuleSet, region: Region, version: str | None) -> str:
     return REGIONS[region.name](policy)
 
 
-def render_text(ruleset: RuleSet, text: str, file: str, version: str | None) -> tuple[str, int]:
+def _render_text(ruleset: RuleSet, text: str, file: str, version: str | None) -> tuple[str, int]:
     """`text` with every region rendered, and how many regions it has."""
     regions = find_regions(text, file, lambda name: name in REGIONS)
     contents: list[str] = []
     errors: list[ModetableError] = []
     for region in regions:
         try:
-            contents.append(render_region(ruleset, region, version))
+            contents.append(_render_region(ruleset, region, version))
         except ModetableError as exc:
             errors.append(exc)
     if errors:
@@ -100,10 +102,10 @@ def render_folder(
         raise ModetableError("no such folder", Location(str(docs_dir)))
     pages: list[Page] = []
     errors: list[ModetableError] = []
-    for path in markdown_files(docs_dir):
-        text = read_page(path)
+    for path in _markdown_files(docs_dir):
+        text = _read_page(path)
         try:
-            after, count = render_text(ruleset, text, str(path), version)
+            after, count = _render_text(ruleset, text, str(path), version)
         except ErrorList as exc:
             errors.extend(exc.errors)
             continue
@@ -117,7 +119,7 @@ def render_folder(
             pages.append(Page(path, path, relative, text, after))
         else:
             target = out_dir / relative
-            before = read_page(target) if target.is_file() else None
+            before = _read_page(target) if target.is_file() else None
             pages.append(Page(path, target, relative, before, after))
     if errors:
         raise ErrorList(errors) if len(errors) > 1 else errors[0]

@@ -20,6 +20,8 @@ import attrs
 
 from modetable.errors import ErrorList, Location, ModetableError
 
+__all__ = ["Region", "find_regions", "splice", "split_lines"]
+
 _MARKER = re.compile(r"<!--\s*(BEGIN|END)\s+modetable:")
 # A page may begin with a byte-order mark: it stays, and the marker still counts.
 _BEGIN = re.compile(

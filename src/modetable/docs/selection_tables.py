@@ -11,6 +11,8 @@ from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import describe_range, in_force
 
+__all__ = ["rejection_table", "selection_checks", "selection_outcomes"]
+
 # --- where a rejection shows up ----------------------------------------------------------
 
 
@@ -36,7 +38,7 @@ def rejection_table(policy: Policy) -> str:
 # --- the selection checks ----------------------------------------------------------------
 
 # What a check's flags mean for where its failure shows (see `selection.checks`).
-CHECK_NOTES = {
+_CHECK_NOTES = {
     "unlisted": "counted in the no-runtime message, not listed there",
     "auto_only": "auto-selection only; a named runtime is not checked",
     "empty_slot": "a named runtime's warning leaves the model's format out (`model : ...`)",
@@ -65,11 +67,11 @@ def selection_checks(policy: Policy) -> str:
             reasons = [policy.rules.messages[r.message].text for r in policy.rows if r.message]
         notes = []
         if not check.listed:
-            notes.append(CHECK_NOTES["unlisted"])
+            notes.append(_CHECK_NOTES["unlisted"])
         if check.auto_only:
-            notes.append(CHECK_NOTES["auto_only"])
+            notes.append(_CHECK_NOTES["auto_only"])
         if check.model_slot == "empty":
-            notes.append(CHECK_NOTES["empty_slot"])
+            notes.append(_CHECK_NOTES["empty_slot"])
         rows.append(
             [
                 str(number),

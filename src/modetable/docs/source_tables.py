@@ -19,7 +19,9 @@ from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import describe_range, in_force
 
-EFFECTS = {"no_workload": "(then no component gets a workload)"}
+__all__ = ["declaration_table", "running_order", "valid_modes"]
+
+_EFFECTS = {"no_workload": "(then no component gets a workload)"}
 
 
 # --- where each side declares a mode ---------------------------------------------------
@@ -149,7 +151,7 @@ def _gives(policy: Policy, source: Source) -> str:
     else:
         text = "its value, if a valid mode"
     if source.effect is not None:
-        text += " " + EFFECTS.get(source.effect, source.effect)
+        text += " " + _EFFECTS.get(source.effect, source.effect)
     return text
 
 

@@ -25,6 +25,7 @@ Renderer = Callable[[Policy], str]
 
 __all__ = [
     "REGIONS",
+    "Renderer",
     "compared_components",
     "declaration_table",
     "matching_rows",
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 
-def region_list(policy: Policy) -> str:
+def _region_list(policy: Policy) -> str:
     """The regions a page can hold, each with what it renders."""
     items = []
     for name, renderer in REGIONS.items():
@@ -58,5 +59,5 @@ REGIONS: dict[str, Renderer] = {
     "rejection-table": rejection_table,
     "selection-checks": selection_checks,
     "selection-outcomes": selection_outcomes,
-    "regions": region_list,
+    "regions": _region_list,
 }

@@ -16,6 +16,17 @@ import attrs
 
 from modetable.errors import ModetableError
 
+__all__ = [
+    "HERE",
+    "RULES_VARIABLE",
+    "VERSION_VARIABLE",
+    "How",
+    "RulesPath",
+    "asked_version",
+    "bundled_rules_path",
+    "find_rules",
+]
+
 RULES_VARIABLE = "MODETABLE_RULES"
 VERSION_VARIABLE = "MODETABLE_OME_VERSION"
 HERE = Path("rules") / "modes.yaml"

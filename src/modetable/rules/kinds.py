@@ -16,6 +16,17 @@ from typing import Any
 
 import attrs
 
+__all__ = [
+    "Defines",
+    "Params",
+    "Ref",
+    "Template",
+    "Templates",
+    "field_types",
+    "split_annotated",
+    "yaml_key",
+]
+
 # What a message reference passes: fixed names, or names that depend on the
 # mapping holding the reference (as written in the file).
 Params = tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
@@ -63,7 +74,7 @@ class Templates:
     params: Mapping[str, tuple[str, ...]]
 
 
-Marker = Defines | Ref | Template | Templates
+_Marker = Defines | Ref | Template | Templates
 
 
 @functools.cache

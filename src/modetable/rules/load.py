@@ -30,6 +30,8 @@ from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
 from modetable.yamlio import decode, describe, load_documents
 
+__all__ = ["converter", "parse_rules", "read_rules_text"]
+
 
 class _StructureError(ValueError):
     """A value of the wrong type, with a message meant for a policy author."""
@@ -242,7 +244,7 @@ def _message(exc: BaseException, path: tuple[PathPart, ...]) -> tuple[ErrorCode,
     return ErrorCode.WRONG_TYPE, f"{name}: {exc}"
 
 
-def structure_errors(document: Any, file: str, exc: BaseException) -> list[ModetableError]:
+def _structure_errors(document: Any, file: str, exc: BaseException) -> list[ModetableError]:
     """cattrs' error tree as positioned, one-line errors, in file order."""
     errors = []
     for path, leaf in _leaf_errors(exc, ()):
@@ -268,7 +270,7 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
         documents = load_documents(text, file)
     except ModetableError:
         # The loader stops at the first duplicate key: name every one at once.
-        duplicates = duplicate_keys(text, file)
+        duplicates = _duplicate_keys(text, file)
         if len(duplicates) > 1:
             raise ErrorList(duplicates) from None
         raise
@@ -285,9 +287,9 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
     try:
         rules = converter().structure(document, RuleFile)
     except (ClassValidationError, IterableValidationError, _StructureError) as exc:
-        errors = structure_errors(document, file, exc)
+        errors = _structure_errors(document, file, exc)
     except (ValueError, TypeError, KeyError) as exc:
-        errors = structure_errors(document, file, exc)
+        errors = _structure_errors(document, file, exc)
     # The meaning is checked even when the shape is not, so one run reports all.
     errors.extend(validate(document, file))
     if errors:
@@ -304,7 +306,7 @@ def _in_file_order(errors: list[ModetableError]) -> list[ModetableError]:
     return sorted(unique.values(), key=position)
 
 
-def duplicate_keys(text: str, file: str) -> list[ModetableError]:
+def _duplicate_keys(text: str, file: str) -> list[ModetableError]:
     """Every key given twice in one mapping of `text` (none when it is not YAML)."""
     import yaml
 

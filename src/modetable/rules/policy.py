@@ -29,6 +29,8 @@ from modetable.rules.model import (
 from modetable.templates import fill
 from modetable.versions import Placement, in_force, parse_version, place
 
+__all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset", "rules_json"]
+
 PURPOSES = ("requested", "declared", "running")
 
 
@@ -62,9 +64,7 @@ class Policy:
     version: str
     rules: RuleFile
     file: str
-    release: str = attrs.field(
-        default=attrs.Factory(lambda self: self.version, takes_self=True)
-    )
+    release: str = attrs.field(default=attrs.Factory(lambda self: self.version, takes_self=True))
     warning: str | None = None
     bundled: bool = False
 

@@ -12,6 +12,8 @@ from typing import Any
 from modetable.errors import Location
 from modetable.yamlio import YamlList, YamlMap
 
+__all__ = ["PathPart", "field_name", "locate"]
+
 # One step into the YAML: a mapping's key or a list's index.
 PathPart = str | int
 

@@ -20,7 +20,9 @@ import attrs
 from modetable.rules.kinds import Defines, Ref, Template, Templates, field_types, split_annotated
 from modetable.rules.model import RuleFile
 
-DIALECT = "http://json-schema.org/draft-07/schema#"
+__all__ = ["VERSION_FIELDS", "rules_schema", "rules_schema_text"]
+
+_DIALECT = "http://json-schema.org/draft-07/schema#"
 VERSION_FIELDS = {
     "since": "the first version this applies in: one listed under `versions`",
     "until": "the first version this no longer applies in: one listed under `versions`",
@@ -32,7 +34,7 @@ def rules_schema() -> dict[str, Any]:
     definitions: dict[str, Any] = {}
     root = _class_schema(RuleFile, definitions)
     return {
-        "$schema": DIALECT,
+        "$schema": _DIALECT,
         "title": "modetable rules file",
         **root,
         "definitions": dict(sorted(definitions.items())),

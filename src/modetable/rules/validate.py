@@ -34,7 +34,9 @@ from modetable.rules.positions import PathPart
 from modetable.templates import placeholders
 from modetable.versions import parse_version
 
-VERSION_FIELDS = ("since", "until")
+__all__ = ["Definition", "Index", "Reference", "index", "validate"]
+
+_VERSION_FIELDS = ("since", "until")
 _VERSION_REF = typing.Annotated[str, Ref("version")]
 
 
@@ -138,7 +140,7 @@ class _Walker:
             if name not in value:
                 continue
             field_type = hints[field.name]
-            if field.name in VERSION_FIELDS and not any(
+            if field.name in _VERSION_FIELDS and not any(
                 isinstance(m, Ref) for m in split_annotated(field_type)[1]
             ):
                 field_type = _VERSION_REF

@@ -32,6 +32,24 @@ from modetable.templates import fill
 from modetable.versions import describe_range, in_force
 from modetable.yamlio import where
 
+__all__ = [
+    "STEPS",
+    "Candidate",
+    "CheckResult",
+    "CheckState",
+    "Context",
+    "RuntimeView",
+    "Step",
+    "StepFunction",
+    "assess",
+    "make_context",
+    "order",
+    "ranking_facts",
+    "runtime_view",
+    "size_range",
+    "skip_note",
+]
+
 
 class CheckState(StrEnum):
     """What became of a check on a runtime."""
@@ -190,10 +208,10 @@ def _result(check: SelectionCheck, failed: bool, reason: str | None, **extra: An
 
 
 def _reason(ctx: Context, check: SelectionCheck, **values: Any) -> str:
-    return check_reason(ctx.policy, check, **values)
+    return _check_reason(ctx.policy, check, **values)
 
 
-def check_reason(policy: Policy, check: SelectionCheck, **values: Any) -> str:
+def _check_reason(policy: Policy, check: SelectionCheck, **values: Any) -> str:
     """The check's own message (the rules give one for every step that has one)."""
     if check.message is None:
         raise ModetableError(f"{policy.file}: selection check {check.id} names no message")
@@ -210,7 +228,7 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     path = selection_rules(ctx.policy).runtime.disabled
     disabled = read(view.holder, path, bool, view.runtime.location)
     return _result(
@@ -221,7 +239,7 @@ def check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> Ch
     )
 
 
-def check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     path = selection_rules(ctx.policy).runtime.accelerator_classes
     listed = read(view.holder, path, list, view.runtime.location) or []
     listed_at = value_location(view.holder, split(path), view.runtime.location)
@@ -236,7 +254,7 @@ def check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionChe
     return _result(check, bool(missing), _reason(ctx, check), inputs=inputs)
 
 
-def check_deployment_mode(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_deployment_mode(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     assert ctx.isvc is not None
     match = match_runtime(
         ctx.policy, ctx.cluster, ctx.isvc, view.runtime, view.named, ctx.requested
@@ -244,7 +262,7 @@ def check_deployment_mode(ctx: Context, view: RuntimeView, check: SelectionCheck
     return _result(check, not match.passed, match.reason, match=match)
 
 
-def check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     entries_path = selection_rules(ctx.policy).runtime.entries
     compare = ctx.compare
     inputs = [("model", compare.label(ctx.model))]
@@ -266,7 +284,7 @@ def size_range(ctx: Context, view: RuntimeView) -> SizeRange | None:
     )
 
 
-def check_model_size(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_model_size(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     rules = selection_rules(ctx.policy)
     found = size_range(ctx, view)
     shown = found.render(rules.sizes, ctx.policy.version) if found else None
@@ -282,14 +300,14 @@ def check_model_size(ctx: Context, view: RuntimeView, check: SelectionCheck) -> 
     return _result(check, not within(size, low, high), reason, inputs=inputs)
 
 
-def check_auto_select(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_auto_select(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     rules = selection_rules(ctx.policy)
     chosen = [e.index for e in view.entries if e.auto_select is True]
     inputs = ((f"{rules.runtime.entries}[].{rules.entry.auto_select}=true", _shown(chosen)),)
     return _result(check, not chosen, _reason(ctx, check), inputs=inputs)
 
 
-def check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+def _check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     value = ctx.compare.score(view.entries, ctx.model)
     matched = ctx.compare.first_match(view.entries, ctx.model)
     # The "a different entry has autoSelect=true" text only when one does.
@@ -302,13 +320,13 @@ def check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> Check
 
 
 STEPS: dict[Step, StepFunction] = {
-    Step.DISABLED: check_disabled,
-    Step.ACCELERATOR_CLASS: check_accelerator_class,
-    Step.DEPLOYMENT_MODE: check_deployment_mode,
-    Step.MODEL_FORMAT: check_model_format,
-    Step.MODEL_SIZE: check_model_size,
-    Step.AUTO_SELECT: check_auto_select,
-    Step.SCORE: check_score,
+    Step.DISABLED: _check_disabled,
+    Step.ACCELERATOR_CLASS: _check_accelerator_class,
+    Step.DEPLOYMENT_MODE: _check_deployment_mode,
+    Step.MODEL_FORMAT: _check_model_format,
+    Step.MODEL_SIZE: _check_model_size,
+    Step.AUTO_SELECT: _check_auto_select,
+    Step.SCORE: _check_score,
 }
 
 

@@ -13,6 +13,8 @@ from modetable.selection import scoring
 from modetable.selection.formats import Entry, ModelFacts, differences, label, sides_match
 from modetable.selection.rules import selection_rules
 
+__all__ = ["Comparisons"]
+
 
 class Comparisons:
     def __init__(self, policy: Policy) -> None:

@@ -19,6 +19,8 @@ from modetable.selection.outcome import find_model
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import scope_order
 
+__all__ = ["Explanation", "explain_isvc", "explain_model", "explanation_json", "rows", "why"]
+
 
 @attrs.frozen(eq=False)
 class Explanation:
@@ -31,7 +33,7 @@ class Explanation:
     note: str | None = None
 
 
-def lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest:
+def _lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest:
     """The model as explain finds it: by name, in `explain_lookup`'s kind order."""
     rules = selection_rules(policy)
     kinds = rules.model_ref.explain_lookup
@@ -44,7 +46,7 @@ def lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) ->
 
 
 def explain_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Explanation:
-    model = lookup_model(policy, cluster, name, namespace)
+    model = _lookup_model(policy, cluster, name, namespace)
     return _explain(policy, cluster, model, None, namespace)
 
 
@@ -56,7 +58,7 @@ def explain_isvc(policy: Policy, cluster: Cluster, isvc: Manifest) -> Explanatio
     if not name:
         raise ModetableError(policy.message("explain_no_model", kind=isvc.kind, name=isvc.name))
     namespace = isvc.namespace or ""
-    model = lookup_model(policy, cluster, name, namespace)
+    model = _lookup_model(policy, cluster, name, namespace)
     note = policy.message("explain_named_note") if runtime_request(policy, isvc) else None
     return _explain(policy, cluster, model, isvc, namespace, note)
 

@@ -9,6 +9,8 @@ from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.yamlio import describe
 
+__all__ = ["is_set", "read"]
+
 # What a field must hold, and how an error names it.
 _KINDS: dict[type, str] = {str: "a string", bool: "true or false", int: "a whole number"}
 

@@ -18,6 +18,19 @@ from modetable.selection.fields import read
 from modetable.selection.rules import selection_rules
 from modetable.yamlio import where as where_in
 
+__all__ = [
+    "DIFFERENCES",
+    "LABEL_PARTS",
+    "Entry",
+    "ModelFacts",
+    "Spec",
+    "differences",
+    "entries_of",
+    "label",
+    "model_facts",
+    "sides_match",
+]
+
 
 @attrs.frozen
 class Spec:
@@ -183,7 +196,7 @@ def label(policy: Policy, model: ModelFacts) -> str:
 # --- one side (format or framework): names, then versions -------------------
 
 
-def side_difference(policy: Policy, side: str, entry: Spec, model: Spec | None) -> str | None:
+def _side_difference(policy: Policy, side: str, entry: Spec, model: Spec | None) -> str | None:
     """Why the entry's format (or framework) does not match the model's, or None."""
     word = selection_rules(policy).formats.sides[side]
     if model is None:
@@ -207,12 +220,12 @@ def side_difference(policy: Policy, side: str, entry: Spec, model: Spec | None) 
 def sides_match(policy: Policy, entry: Entry, model: ModelFacts) -> bool:
     """Format and framework agree, names and versions (what the score counts)."""
     return (
-        side_difference(policy, "format", entry.format, model.format) is None
-        and side_difference(policy, "framework", entry.framework, model.framework) is None
+        _side_difference(policy, "format", entry.format, model.format) is None
+        and _side_difference(policy, "framework", entry.framework, model.framework) is None
     )
 
 
-def attribute_difference(
+def _attribute_difference(
     policy: Policy, attribute: str, entry: str | None, model: str | None
 ) -> str | None:
     """Architecture or quantization: a value on one side only is a mismatch."""
@@ -231,7 +244,7 @@ def attribute_difference(
 # --- the diffusion pipeline: only its first mismatch ----------------------
 
 
-def pipeline_difference(
+def _pipeline_difference(
     policy: Policy, entry: dict[str, Any] | None, model: dict[str, Any] | None
 ) -> str | None:
     rule = selection_rules(policy).formats.pipeline
@@ -290,19 +303,19 @@ def _text(node: dict[str, Any], key: str) -> str:
 # The differences the rules may list (rules.model.Difference), each with how an
 # entry and a model are compared on it: the reason's text, or None when alike.
 DIFFERENCES: dict[str, Callable[[Policy, Entry, ModelFacts], str | None]] = {
-    "pipeline": lambda policy, entry, model: pipeline_difference(
+    "pipeline": lambda policy, entry, model: _pipeline_difference(
         policy, entry.pipeline, model.pipeline
     ),
-    "architecture": lambda policy, entry, model: attribute_difference(
+    "architecture": lambda policy, entry, model: _attribute_difference(
         policy, "architecture", entry.architecture, model.architecture
     ),
-    "quantization": lambda policy, entry, model: attribute_difference(
+    "quantization": lambda policy, entry, model: _attribute_difference(
         policy, "quantization", entry.quantization, model.quantization
     ),
-    "format": lambda policy, entry, model: side_difference(
+    "format": lambda policy, entry, model: _side_difference(
         policy, "format", entry.format, model.format
     ),
-    "framework": lambda policy, entry, model: side_difference(
+    "framework": lambda policy, entry, model: _side_difference(
         policy, "framework", entry.framework, model.framework
     ),
 }

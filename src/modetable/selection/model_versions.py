@@ -11,10 +11,12 @@ import attrs
 
 from modetable.rules.model import ModelVersions
 
+__all__ = ["ModelVersion", "accepts", "parse"]
+
 # Outcomes of comparing the entry's version (left) with the model's.
-LESS = "less"
-EQUAL = "equal"
-GREATER = "greater"
+_LESS = "less"
+_EQUAL = "equal"
+_GREATER = "greater"
 _MAX_NUMBER = 2**64  # the numbers are unsigned 64-bit in OME
 
 
@@ -76,15 +78,15 @@ def parse(text: str, rules: ModelVersions) -> ModelVersion | None:
     )
 
 
-def compare(left: ModelVersion, right: ModelVersion) -> str:
+def _compare(left: ModelVersion, right: ModelVersion) -> str:
     """Numbers first (a missing part is 0, the prefix ignored), then each suffix."""
     for mine, theirs in (
         (left.numbers, right.numbers),
         *zip(left.suffixes, right.suffixes, strict=True),
     ):
         if mine != theirs:
-            return GREATER if mine > theirs else LESS
-    return EQUAL
+            return _GREATER if mine > theirs else _LESS
+    return _EQUAL
 
 
 def accepts(entry: str, model: str, operator: str | None, rules: ModelVersions) -> bool:
@@ -102,4 +104,4 @@ def accepts(entry: str, model: str, operator: str | None, rules: ModelVersions) 
         entry_version.parts != model_version.parts or entry_version.prefix != model_version.prefix
     ):
         return False
-    return compare(entry_version, model_version) in rule.accepts
+    return _compare(entry_version, model_version) in rule.accepts

@@ -39,11 +39,27 @@ from modetable.selection.formats import ModelFacts, model_facts
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
+__all__ = [
+    "PICKED",
+    "Case",
+    "Chooser",
+    "Event",
+    "Exhaustive",
+    "ModelRef",
+    "NamelessModelRef",
+    "Outcome",
+    "StatusCondition",
+    "find_model",
+    "no_runtime_message",
+    "select",
+    "when_conditions",
+]
+
 # Outcomes (keys of `selection.outcomes`).
 PICKED = "picked"
-NAMED = "named"
-NAMED_UNSUPPORTED = "named_unsupported"
-NONE = "none"
+_NAMED = "named"
+_NAMED_UNSUPPORTED = "named_unsupported"
+_NONE = "none"
 
 
 @attrs.frozen
@@ -114,7 +130,7 @@ class NamelessModelRef:
     path: str
 
 
-def model_reference(policy: Policy, isvc: Manifest) -> ModelRef | NamelessModelRef | None:
+def _model_reference(policy: Policy, isvc: Manifest) -> ModelRef | NamelessModelRef | None:
     """The model `spec.model` names; None without spec.model."""
     rules = selection_rules(policy).model_ref
     node = read(isvc.body, rules.path, dict, isvc.location)
@@ -300,7 +316,7 @@ def select(
     chooser = chooser if chooser is not None else Exhaustive(policy)
     rules = selection_rules(policy)
     request = runtime_request(policy, isvc)
-    ref = model_reference(policy, isvc)
+    ref = _model_reference(policy, isvc)
     case = Case(
         policy=policy,
         cluster=cluster,
@@ -353,7 +369,7 @@ def select(
     picked = chooser.best(ctx, candidates)
     if picked is not None:
         return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
-    return case.finish(NONE, message=chooser.no_runtime(ctx, candidates))
+    return case.finish(_NONE, message=chooser.no_runtime(ctx, candidates))
 
 
 def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outcome:
@@ -377,10 +393,10 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
         )
         return case.finish("runtime_disabled", message=message)
     if ctx is None:
-        return case.finish(NAMED, used=runtime, named=True)
+        return case.finish(_NAMED, used=runtime, named=True)
     check = assess(ctx, runtime, named=True, view=view)
     if check.compatible:
-        return case.finish(NAMED, used=runtime, named=True, named_check=check)
+        return case.finish(_NAMED, used=runtime, named=True, named_check=check)
     failed = next(c for c in rules.checks if c.id == check.failed_check)
     detail = policy.message(
         "unsupported_detail",
@@ -389,7 +405,7 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
         reason=check.reason,
     )
     return case.finish(
-        NAMED, NAMED_UNSUPPORTED, used=runtime, named=True, named_check=check, detail=detail
+        _NAMED, _NAMED_UNSUPPORTED, used=runtime, named=True, named_check=check, detail=detail
     )
 
 

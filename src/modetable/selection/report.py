@@ -14,6 +14,8 @@ from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
 from modetable.templates import fill
 
+__all__ = ["candidate_json", "check_json", "outcome_json", "trace_lines"]
+
 
 def candidate_json(candidate: Candidate) -> dict[str, Any]:
     return {

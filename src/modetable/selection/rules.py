@@ -6,6 +6,8 @@ from modetable.errors import ModetableError
 from modetable.rules.model import Selection
 from modetable.rules.policy import Policy
 
+__all__ = ["selection_rules"]
+
 
 def selection_rules(policy: Policy) -> Selection:
     """The policy's selection rules; a rules file without them cannot select."""

@@ -12,6 +12,16 @@ from modetable.rules.policy import Policy
 from modetable.selection.formats import Entry
 from modetable.selection.rules import selection_rules
 
+__all__ = [
+    "NAMESPACE_FIRST",
+    "RANK_KEYS",
+    "entry_score",
+    "priority_of",
+    "rank_key",
+    "scope_order",
+    "shown_weight",
+]
+
 
 def _counted(weight: int | None, rule: Weight) -> int:
     """A weight as the score counts it: unset is the default, 0 counts extra."""

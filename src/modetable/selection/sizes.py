@@ -12,6 +12,8 @@ from modetable.rules.model import Sizes
 from modetable.templates import fill
 from modetable.versions import in_force
 
+__all__ = ["SizeRange", "distance", "parse_size", "within"]
+
 # A decimal number as Go's strconv.ParseFloat reads one (ASCII digits only, no
 # underscores; hexadecimal left out), and the special values it accepts, in
 # any case (a sign only before an infinity).
