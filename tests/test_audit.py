@@ -67,16 +67,17 @@ def test_every_isvc_with_its_runtime_problems_and_deprecations(fleet):
     assert run.code == 1, run.err
     assert run.err == ""
     items = _items(run)
-    assert list(items) == ["a/pinned", "a/native", "b/routed", "b/lost"]
+    # Sorted by namespace, then name, as kubectl lists them.
+    assert list(items) == ["a/native", "a/pinned", "b/lost", "b/routed"]
     summary = {
         name: (item["runtime"]["name"] if item["runtime"] else None, item["problems"])
         for name, item in items.items()
     }
     assert summary == {
-        "a/pinned": ("lws", []),
         "a/native": ("plain", []),
-        "b/routed": ("router-mn", ["run_failure"]),
+        "a/pinned": ("lws", []),
         "b/lost": (None, ["denied", "no_runtime"]),
+        "b/routed": ("router-mn", ["run_failure"]),
     }
     assert items["b/routed"]["reconcile"] == {"router": "invalid deployment mode for router"}
     assert items["a/pinned"]["components"] == {
@@ -131,6 +132,7 @@ def test_each_item_is_selects_json_with_the_identity(fleet):
         item.pop("problems")
         item.pop("deprecations")
         assert select.pop("rules") == rules_used()
+        item.pop("findings")
         assert item == select
         assert f"{identity['namespace']}/{identity['name']}" == name
         assert identity["at"].startswith(str(fleet / "apps" / "isvcs.yaml") + ":")
@@ -148,7 +150,8 @@ def test_the_summary_counts(fleet):
     assert run_cli("audit", str(fleet), "-o", "json").json()["summary"] == {
         "version": "v1.3",
         "isvcs": 4,
-        "ok": 2,
+        # ok: no finding of any severity (a/pinned runs a deprecated mode)
+        "ok": 1,
         "denied": 1,
         "no_runtime": 1,
         "run_failure": 1,
@@ -159,6 +162,10 @@ def test_the_summary_counts(fleet):
             "engine": {"MultiNode": 1, "OMENative": 1, "RawDeployment": 2},
             "router": {"MultiNode": 1},
         },
+        # by the most severe finding: b/lost and b/routed, then a/pinned (deprecated)
+        "severity": {"error": 2, "warning": 1, "info": 0},
+        # b/lost's model, b/routed's router failing; b/routed's and a/pinned's MultiNode
+        "findings": {"error": 2, "warning": 2, "info": 0},
     }
 
 
@@ -181,6 +188,8 @@ def test_a_kubectl_list_on_stdin(fleet):
             for deprecation in item["deprecations"]:
                 for change in deprecation["changes"]:
                     change.pop("at")
+            for finding in item["findings"]:
+                finding.pop("location")
         return items
 
     assert without_places(from_stdin) == without_places(from_files)
@@ -191,32 +200,44 @@ def test_the_table_for_people(fleet):
     run = run_cli("audit", str(fleet))
     assert run.code == 1
     lines = run.out.splitlines()
-    assert lines[0].split() == ["NAMESPACE", "NAME", "RUNTIME", "ENGINE", "ROUTER", "PROBLEMS"]
-    assert lines[1].split() == [
+    assert lines[0].split() == ["NAMESPACE", "NAME", "RUNTIME", "ENGINE", "ROUTER", "FINDINGS"]
+    assert lines[2].split() == [
         "a",
         "pinned",
         "lws",
         "MultiNode",
         "(ComponentAnnotation)",
         "-",
-        "deprecated",
+        "1",
+        "warning",
     ]
-    problems = lines[lines.index("Problems:") + 1 : lines.index("Deprecations:") - 1]
-    assert problems == [
-        "  b/routed: fails at run time: router: invalid deployment mode for router",
-        '  b/lost: denied: admission webhook "inferenceservice.ome-webhook-server.validator" '
-        'denied the request: referenced model "absent" not found in namespace "b"',
+    isvcs = str(fleet / "apps" / "isvcs.yaml")
+    runtimes = str(fleet / "runtimes.yaml")
+    findings = lines[lines.index("Findings:") + 1 : -2]
+    assert [line for line in findings if not line.startswith("        ")] == [
+        "  a/pinned:",
+        # where the mode is set: the engine's annotation
+        f"    {isvcs}:9:30: warning: engine runs in MultiNode, which is deprecated: "
+        "move it to OMENative [mode/MultiNode]",
+        "  b/lost:",
+        f'    {isvcs}:37:1: error: admission webhook "inferenceservice.ome-webhook-server.'
+        'validator" denied the request: referenced model "absent" not found in namespace "b"'
+        " [outcome/model_missing]",
+        "  b/routed:",
+        # the router's mode comes from the runtime's routerConfig: the runtime is to fix
+        f"    {runtimes}:60:1: error: router: invalid deployment mode for router "
+        "[run_failure/router-invalid-mode]",
+        f"    {runtimes}:60:1: warning: router runs in MultiNode, which is deprecated: "
+        "move it to OMENative [mode/MultiNode]",
     ]
-    deprecations = [
-        line for line in lines[lines.index("Deprecations:") :] if not line.startswith("    ")
-    ]
-    assert deprecations[1:3] == [
-        "  a/pinned: engine runs in MultiNode, which is deprecated: move it to OMENative",
-        "  b/routed: router runs in MultiNode, which is deprecated: move it to OMENative",
-    ]
+    # Under the deprecation, what the move to the replacement changes.
+    assert findings[2] == (
+        "        ClusterServingRuntime lws spec.engineConfig.leader.runner.command[2] uses the "
+        "variable LWS_LEADER_ADDRESS, which OMENative does not set: use OME_LEADER_ADDRESS"
+    )
     assert lines[-1] == (
-        "4 InferenceServices (v1.3): 2 ok, 1 denied, 1 no runtime, 1 fails at run time; "
-        "2 run a deprecated mode"
+        "4 InferenceServices (v1.3): 1 ok, 2 with errors, 1 with warnings, 0 with info; "
+        "findings: 2 errors, 2 warnings, 0 info"
     )
 
 
@@ -286,8 +307,9 @@ def test_streamed_output_is_the_document_render_gives(count):
     items = [{"isvc": f"ns/s{i}", "problems": [], "nested": {"a": [1, "é"]}} for i in range(count)]
     summary = {"isvcs": count, "modes": {"engine": {"OMENative": count}}}
     streamed_yaml, whole_yaml, streamed_json = io.StringIO(), io.StringIO(), io.StringIO()
-    write_yaml(streamed_yaml, iter(items), lambda: summary)
-    dump({"items": items, "summary": summary}, "yaml", whole_yaml)
+    trailer = {"manifest_findings": [], "summary": summary}
+    write_yaml(streamed_yaml, iter(items), lambda: trailer)
+    dump({"items": items, **trailer}, "yaml", whole_yaml)
     assert streamed_yaml.getvalue() == whole_yaml.getvalue()
-    write_json(streamed_json, iter(items), lambda: summary)
-    assert json.loads(streamed_json.getvalue()) == {"items": items, "summary": summary}
+    write_json(streamed_json, iter(items), lambda: trailer)
+    assert json.loads(streamed_json.getvalue()) == {"items": items, **trailer}

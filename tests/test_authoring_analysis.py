@@ -173,7 +173,7 @@ def test_unused_names_and_rules_in_force_in_no_version(tmp_path):
     text = RULES.read_text()
     text = text.replace(
         "modes:\n",
-        "modes:\n  - name: Spare\n    status: legacy\n",
+        "modes:\n  - name: Spare\n    status: current\n",
         1,
     )
     text = text.replace(
@@ -208,5 +208,5 @@ def test_messages_the_code_looks_up_must_exist_with_params_it_passes(tmp_path):
     path.write_text(text)
     assert [f.message for f in code_findings(load_ruleset(path))] == [
         "message 'not_reconciled' has params mode, but modetable passes it component "
-        "(modetable/running.py:102)"
+        "(modetable/running.py:111)"
     ]

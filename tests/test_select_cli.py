@@ -51,6 +51,8 @@ def test_json_contract_of_the_example():
         "reconcile",
         "candidates",
         "named_check",
+        "cause",
+        "hint",
         "rules",
     ]
     assert (data["result"], data["runtime"], data["named"], data["message"]) == (

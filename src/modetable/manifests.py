@@ -43,7 +43,9 @@ __all__ = [
     "Manifest",
     "build_cluster",
     "check_fields",
+    "duplicate_message",
     "duplicate_warning",
+    "object_json",
     "parse_objects",
     "read_bytes",
     "read_cluster",
@@ -102,6 +104,14 @@ class Cluster:
             (m.kind, m.namespace, m.name): m for m in (*self.isvcs, *self.runtimes, *self.models)
         }
 
+    @cached_property
+    def named(self) -> dict[str, tuple[Manifest, ...]]:
+        """Name → every object of that name, whatever its kind and namespace."""
+        found: dict[str, list[Manifest]] = {}
+        for m in (*self.isvcs, *self.runtimes, *self.models):
+            found.setdefault(m.name, []).append(m)
+        return {name: tuple(objects) for name, objects in found.items()}
+
     def get(self, kind: str, name: str, namespace: str | None = None) -> Manifest | None:
         return self._by_key.get((kind, namespace, name))
 
@@ -116,9 +126,16 @@ class Cluster:
             m for m in self.isvcs if m.name == name and (not namespace or m.namespace == namespace)
         ]
         if not found:
-            raise ModetableError(
-                f"no InferenceService {ref!r} among the manifests (found: {_listing(self.isvcs)})"
+            import difflib  # only when a name is not found
+
+            refs = [m.ref for m in self.isvcs] if namespace else [m.name for m in self.isvcs]
+            close = difflib.get_close_matches(ref, dict.fromkeys(refs), n=3)
+            known = (
+                "did you mean " + " or ".join(f'"{c}"' for c in close) + "?"
+                if close
+                else f"found: {_listing(self.isvcs)}"
             )
+            raise ModetableError(f"no InferenceService {ref!r} among the manifests ({known})")
         if len(found) > 1:
             places = ", ".join(m.ref for m in found)
             raise ModetableError(
@@ -353,12 +370,15 @@ def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Clu
     )
 
 
-def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
+def duplicate_message(earlier: Manifest, later: Manifest) -> str:
     return (
-        f"{later.location}: {later.kind} {later.ref} is defined twice "
-        f"(first at {earlier.location}); "
+        f"{later.kind} {later.ref} is defined twice (first at {earlier.location}); "
         "the later one is used, as kubectl apply would leave it"
     )
+
+
+def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
+    return f"{later.location}: {duplicate_message(earlier, later)}"
 
 
 # What a field the rules read must hold when it is set (null counts as unset).
@@ -443,3 +463,16 @@ def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
     if runtime is None:
         return None
     return {"name": runtime.name, "kind": runtime.kind}
+
+
+def object_json(manifest: Manifest | None) -> dict[str, Any] | None:
+    """An object to fix, as the JSON contracts name it: its kind, namespace
+    (null for a cluster-scoped one), name and where it is written; or null."""
+    if manifest is None:
+        return None
+    return {
+        "kind": manifest.kind,
+        "namespace": manifest.namespace,
+        "name": manifest.name,
+        "at": str(manifest.location),
+    }

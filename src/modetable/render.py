@@ -39,13 +39,16 @@ def _dumper() -> type:
     return Dumper
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """Columns aligned as kubectl prints them: upper-case headers, three spaces apart."""
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[Any]], *, headers_shown: bool = True
+) -> str:
+    """Columns aligned as kubectl prints them: upper-case headers, three spaces
+    apart (`headers_shown=False`: kubectl's --no-headers)."""
     from tabulate import tabulate
 
     text = tabulate(
         [["" if cell is None else str(cell) for cell in row] for row in rows],
-        headers=list(headers),
+        headers=list(headers) if headers_shown else (),
         tablefmt="plain",
         disable_numparse=True,
     )

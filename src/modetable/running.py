@@ -14,7 +14,7 @@ from modetable.modes import Objects, Resolution, resolve
 from modetable.rules.policy import Policy
 from modetable.runtimes import merge_component, resolve_chain
 
-__all__ = ["Effective", "effective", "run_failures"]
+__all__ = ["Effective", "effective", "failures_with_rules", "run_failures"]
 
 
 @attrs.frozen
@@ -92,14 +92,24 @@ def effective(
 
 def run_failures(policy: Policy, components: dict[str, Resolution]) -> dict[str, str]:
     """Component → the error it fails with at run time, in reconcile order."""
-    failures: dict[str, str] = {}
-    stopped_by: str | None = None
+    return {name: error for name, (error, _rule) in failures_with_rules(policy, components).items()}
+
+
+def failures_with_rules(
+    policy: Policy, components: dict[str, Resolution]
+) -> dict[str, tuple[str, str | None]]:
+    """Component → (its run-time error, the id of the run_failures rule behind it),
+    in reconcile order. A component not reconciled because an earlier one failed
+    gets that one's rule; one whose mode no rule names gets None."""
+    failures: dict[str, tuple[str, str | None]] = {}
+    stopped_by: tuple[str, str] | None = None
     for component in policy.components:
         resolution = components.get(component.name)
         if resolution is None:
             continue
         if stopped_by is not None:
-            failures[component.name] = policy.message("not_reconciled", component=stopped_by)
+            error = policy.message("not_reconciled", component=stopped_by[0])
+            failures[component.name] = (error, stopped_by[1])
             continue
         mode = resolution.mode
         if mode is None or mode in component.runs_in:
@@ -109,11 +119,10 @@ def run_failures(policy: Policy, components: dict[str, Resolution]) -> dict[str,
             None,
         )
         if rule is None:
-            failures[component.name] = policy.message(
-                "cannot_run_in", component=component.name, mode=mode
-            )
+            error = policy.message("cannot_run_in", component=component.name, mode=mode)
+            failures[component.name] = (error, None)
             continue
-        failures[component.name] = policy.message(rule.error)
+        failures[component.name] = (policy.message(rule.error), rule.id)
         if rule.stops_later:
-            stopped_by = component.name
+            stopped_by = (component.name, rule.id)
     return failures

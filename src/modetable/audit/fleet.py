@@ -4,12 +4,21 @@ components run in, with what moving them to the replacement changes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import attrs
 
 from modetable.audit.fast import FleetSelector
+from modetable.audit.findings import (
+    Finding,
+    counts,
+    deprecated,
+    finding_json,
+    move_targets,
+    outcome_findings,
+    worst,
+)
 from modetable.audit.moves import Hit, find_move, hit_message, scan
 from modetable.manifests import Cluster, Manifest
 from modetable.rules.model import ModeMove
@@ -18,7 +27,6 @@ from modetable.selection import Outcome
 
 __all__ = [
     "DENIED",
-    "DEPRECATED",
     "NO_RUNTIME",
     "PROBLEMS",
     "RUN_FAILURE",
@@ -28,6 +36,8 @@ __all__ = [
     "Deprecation",
     "MoveScanner",
     "audit_fleet",
+    "audit_one",
+    "broken_now",
     "change_json",
     "deprecations",
     "distinct_changes",
@@ -40,8 +50,6 @@ DENIED = "denied"
 NO_RUNTIME = "no_runtime"
 RUN_FAILURE = "run_failure"
 PROBLEMS = (DENIED, NO_RUNTIME, RUN_FAILURE)
-# A mode's status (rules: modes[].status) that asks for a move.
-DEPRECATED = "deprecated"
 
 
 @attrs.frozen
@@ -51,6 +59,7 @@ class Change:
     owner: str  # "KIND NAME" of the object holding it
     hit: Hit
     message: str
+    holder: Manifest | None = attrs.field(default=None, eq=False)  # that object
 
 
 @attrs.frozen
@@ -70,6 +79,12 @@ class Audited:
     isvc: Manifest
     outcome: Outcome
     deprecations: tuple[Deprecation, ...]
+    findings: tuple[Finding, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """No finding of any severity."""
+        return not self.findings
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -102,7 +117,12 @@ class MoveScanner:
     def changes(self, move: ModeMove, manifest: Manifest) -> tuple[Change, ...]:
         owner = _owner_of(manifest)
         return tuple(
-            Change(owner=owner, hit=hit, message=hit_message(self.policy, move, hit, owner))
+            Change(
+                owner=owner,
+                hit=hit,
+                message=hit_message(self.policy, move, hit, owner),
+                holder=manifest,
+            )
             for hit in scan(move, manifest.spec, "spec", manifest.location)
         )
 
@@ -142,11 +162,9 @@ def distinct_changes(items: list[Any]) -> list[Any]:
 def deprecations(policy: Policy, outcome: Outcome, scanner: MoveScanner) -> tuple[Deprecation, ...]:
     found = []
     for component, resolution in outcome.components.items():
-        mode = policy.modes_in_force.get(resolution.mode or "")
-        if mode is None or mode.status != DEPRECATED:
+        if not deprecated(policy, resolution.mode):
             continue
-        if mode.replacement is not None and mode.replacement not in policy.modes_in_force:
-            continue  # a version without the replacement has nothing to move to
+        mode = policy.modes_in_force[resolution.mode or ""]
         move = find_move(policy, mode.name, mode.replacement)
         found.append(
             Deprecation(
@@ -172,16 +190,41 @@ def audit_fleet(
     *,
     candidates: bool = False,
     advance: Callable[[], None] | None = None,
+    isvcs: Iterable[Manifest] | None = None,
 ) -> Iterator[Audited]:
-    """Every InferenceService of `cluster`, in the order read, one at a time (a
-    fleet's outcomes need not all be held at once)."""
+    """Every InferenceService of `cluster` (or those of `isvcs`), in order, one at
+    a time (a fleet's outcomes need not all be held at once)."""
     selector = FleetSelector(policy, cluster, candidates=candidates)
     scanner = MoveScanner(policy)
-    for isvc in cluster.isvcs:
-        outcome = selector.select(isvc)
-        yield Audited(isvc, outcome, deprecations(policy, outcome, scanner))
+    for isvc in isvcs if isvcs is not None else cluster.isvcs:
+        yield audit_one(policy, selector.select(isvc), scanner)
         if advance is not None:
             advance()
+
+
+def audit_one(policy: Policy, outcome: Outcome, scanner: MoveScanner) -> Audited:
+    """One InferenceService's outcome with its deprecations and findings."""
+    return Audited(
+        outcome.isvc,
+        outcome,
+        deprecations(policy, outcome, scanner),
+        outcome_findings(policy, outcome, broken_now(outcome, scanner)),
+    )
+
+
+def broken_now(outcome: Outcome, scanner: MoveScanner) -> list[tuple[str, Change]]:
+    """(move id, change) for each name a component's running mode does not set,
+    though the runtime's or the InferenceService's spec uses it: the check of
+    a move, against the mode each component runs in now."""
+    found: list[tuple[str, Change]] = []
+    seen: set[tuple[str, str, str]] = set()
+    for _component, move in move_targets(scanner.policy, outcome):
+        for change in scanner.move_changes(move, outcome.isvc, outcome.runtime):
+            key = (change.owner, change.hit.path, change.hit.name)
+            if key not in seen:
+                seen.add(key)
+                found.append((move.id, change))
+    return found
 
 
 # --- JSON ---------------------------------------------------------------------
@@ -225,6 +268,7 @@ def item_json(audited: Audited, *, candidates: bool = False) -> dict[str, Any]:
         del data["candidates"]
     data["problems"] = list(audited.problems)
     data["deprecations"] = [_deprecation_json(d) for d in audited.deprecations]
+    data["findings"] = [finding_json(f) for f in audited.findings]
     return data
 
 
@@ -237,25 +281,50 @@ class AuditSummary:
         self.problems = dict.fromkeys(PROBLEMS, 0)
         self.results: dict[str, int] = {}
         self.modes: dict[str, dict[str, int]] = {c.name: {} for c in policy.components}
+        self.severity = counts(())  # InferenceServices by their most severe finding
+        self.findings = counts(())  # every finding, the manifests' own included
+        self.manifest_findings: list[Finding] = []
 
     def add(self, item: Audited) -> Audited:
         self.isvcs += 1
         problems = item.problems
-        self.ok += not problems
+        self.ok += item.ok
         for problem in problems:
             self.problems[problem] += 1
         self.deprecated += bool(item.deprecations)
         result = item.outcome.result
         self.results[result] = self.results.get(result, 0) + 1
         for component, resolution in item.outcome.components.items():
-            counts = self.modes[component]
+            tally = self.modes[component]
             mode = resolution.mode or ""
-            counts[mode] = counts.get(mode, 0) + 1
+            tally[mode] = tally.get(mode, 0) + 1
+        self._count(item.findings)
+        top = worst(item.findings)
+        if top is not None:
+            self.severity[top] += 1
         return item
+
+    def add_manifest_findings(self, findings: Iterable[Finding]) -> None:
+        """Findings about the manifests (an object left out, one defined twice)."""
+        found = list(findings)
+        self.manifest_findings.extend(found)
+        self._count(found)
+
+    def _count(self, findings: Iterable[Finding]) -> None:
+        for finding in findings:
+            self.findings[finding.severity] += 1
 
     @property
     def clean(self) -> bool:
-        return self.ok == self.isvcs
+        return self.ok == self.isvcs and not self.manifest_findings
+
+    def fails(self, threshold: str | None) -> bool:
+        """Whether any finding is `threshold` or more severe (None: never)."""
+        from modetable.audit.findings import at_least
+
+        if threshold is None:
+            return False
+        return any(at_least(s, threshold) for s, n in self.findings.items() if n)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -266,4 +335,6 @@ class AuditSummary:
             "deprecated": self.deprecated,
             "results": dict(sorted(self.results.items())),
             "modes": {c: dict(sorted(m.items())) for c, m in self.modes.items() if m},
+            "severity": dict(self.severity),
+            "findings": dict(self.findings),
         }

@@ -18,7 +18,7 @@ from modetable.rules.model import ModeMove, MoveBreak
 from modetable.rules.policy import Policy
 from modetable.yamlio import where
 
-__all__ = ["Hit", "find_move", "hit_message", "scan"]
+__all__ = ["Hit", "find_move", "hit_message", "mentions", "scan"]
 
 # Characters a variable or label name runs on over; anything else ends it.
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/")
@@ -92,9 +92,24 @@ def _walk(node: Any, path: str, here: Location) -> Iterator[tuple[str, str, Loca
         yield node, path, here
 
 
+def mentions(node: Any, prefixes: tuple[str, ...]) -> bool:
+    """Whether any key or string under `node` holds one of `prefixes`: a quick
+    look before the walk that places each name (most specs hold none)."""
+    if isinstance(node, dict):
+        return any(
+            (isinstance(key, str) and any(p in key for p in prefixes)) or mentions(value, prefixes)
+            for key, value in node.items()
+        )
+    if isinstance(node, list):
+        return any(mentions(item, prefixes) for item in node)
+    return isinstance(node, str) and any(p in node for p in prefixes)
+
+
 def scan(move: ModeMove, spec: Any, path: str, fallback: Location) -> tuple[Hit, ...]:
     """The names `move` breaks in `spec` (rooted at `path`), in document order, each once
     per place."""
+    if not mentions(spec, tuple(rule.prefix for rule in move.breaks)):
+        return ()
     hits: list[Hit] = []
     seen: set[tuple[str, str]] = set()
     for text, at, location in _walk(spec, path, fallback):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
+from modetable.audit.findings import Finding, counts
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
 from modetable.audit.upgrade import Impact
 from modetable.modes import Resolution
@@ -13,9 +14,11 @@ from modetable.render import table
 from modetable.rules.policy import Policy
 
 __all__ = [
-    "DEPRECATED_WORD",
     "PROBLEM_WORDS",
     "WRITERS",
+    "audit_summary_line",
+    "finding_lines",
+    "severity_counts",
     "write_audit",
     "write_json",
     "write_upgrade",
@@ -24,34 +27,27 @@ __all__ = [
 
 
 def write_json(
-    out: TextIO,
-    items: Iterable[dict[str, Any]],
-    summary: Callable[[], dict[str, Any]],
-    rules: dict[str, Any] | None = None,
+    out: TextIO, items: Iterable[dict[str, Any]], trailer: Callable[[], dict[str, Any]]
 ) -> None:
-    """`{"items": [...], "summary": {...}, "rules": {...}}`, an item per line as it
-    comes, so a fleet's items are never all held at once; `summary` is asked for last."""
+    """`{"items": [...], ...trailer}`, an item per line as it comes, so a fleet's
+    items are never all held at once; `trailer` (the summary...) is asked for last."""
     out.write('{\n  "items": [')
     separator = "\n    "
     for item in items:
         out.write(separator + json.dumps(item, ensure_ascii=False))
         separator = ",\n    "
     out.write("]" if separator == "\n    " else "\n  ]")
-    text = json.dumps(summary(), indent=2, ensure_ascii=False).replace("\n", "\n  ")
-    out.write(f',\n  "summary": {text}')
-    if rules is not None:
-        out.write(f',\n  "rules": {json.dumps(rules, ensure_ascii=False)}')
+    for key, value in trailer().items():
+        text = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  ")
+        out.write(f",\n  {json.dumps(key)}: {text}")
     out.write("\n}\n")
 
 
 def write_yaml(
-    out: TextIO,
-    items: Iterable[dict[str, Any]],
-    summary: Callable[[], dict[str, Any]],
-    rules: dict[str, Any] | None = None,
+    out: TextIO, items: Iterable[dict[str, Any]], trailer: Callable[[], dict[str, Any]]
 ) -> None:
     """The same document as YAML, item by item: the text `render.dump` gives for
-    `{"items": [...], "summary": {...}}`, without holding every item."""
+    `{"items": [...], ...trailer}`, without holding every item."""
     import yaml
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -64,16 +60,13 @@ def write_yaml(
         out.write(yaml.dump([item], **options))
     if empty:
         out.write(yaml.dump({"items": []}, **options))
-    out.write(yaml.dump({"summary": summary()}, **options))
-    if rules is not None:
-        out.write(yaml.dump({"rules": rules}, **options))
+    out.write(yaml.dump(trailer(), **options))
 
 
 WRITERS = {"json": write_json, "yaml": write_yaml}
 
 
 PROBLEM_WORDS = {DENIED: "denied", NO_RUNTIME: "no runtime", RUN_FAILURE: "fails at run time"}
-DEPRECATED_WORD = "deprecated"
 _NOTHING = "-"
 
 
@@ -110,50 +103,84 @@ def _problem_lines(item: Audited) -> list[str]:
     return lines
 
 
-def write_audit(policy: Policy, items: list[Audited], summary: dict[str, Any], out: TextIO) -> None:
+def write_audit(
+    policy: Policy,
+    items: list[Audited],
+    summary: dict[str, Any],
+    out: TextIO,
+    *,
+    manifest_findings: Sequence[Finding] = (),
+    headers: bool = True,
+) -> None:
+    """The table (one row per InferenceService), then each finding at its place,
+    then the summary line."""
     components = _components(policy, [i.outcome for i in items])
     rows = []
     for item in items:
-        flags = [PROBLEM_WORDS[p] for p in item.problems]
-        if item.deprecations:
-            flags.append(DEPRECATED_WORD)
         rows.append(
             [
                 item.isvc.namespace,
                 item.isvc.name,
                 _runtime(item),
                 *(_mode(item.outcome.components.get(c)) for c in components),
-                ", ".join(flags) or _NOTHING,
+                severity_counts(item.findings) or _NOTHING,
             ]
         )
-    headers = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "PROBLEMS"]
+    names = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "FINDINGS"]
     if rows:
-        out.write(table(headers, rows))
-    troubled = [i for i in items if i.problems]
+        out.write(table(names, rows, headers_shown=headers))
+    troubled = [i for i in items if i.findings]
     if troubled:
-        out.write("\nProblems:\n")
+        out.write("\nFindings:\n")
         for item in troubled:
-            for line in _problem_lines(item):
-                out.write(f"  {item.isvc.ref}: {line}\n")
-    deprecated = [i for i in items if i.deprecations]
-    if deprecated:
-        out.write("\nDeprecations:\n")
-        for item in deprecated:
-            for deprecation in item.deprecations:
-                out.write(f"  {item.isvc.ref}: {deprecation.message}\n")
-                for change in deprecation.changes:
-                    out.write(f"    {change.message}\n")
-    out.write("\n" + _audit_summary_line(summary) + "\n")
+            out.write(f"  {item.isvc.ref}:\n")
+            changes = {d.message: d.changes for d in item.deprecations}
+            for finding in item.findings:
+                out.writelines(f"    {line}\n" for line in finding_lines(finding))
+                # What the move to the replacement changes, under the deprecation.
+                for change in changes.get(finding.message, ()):
+                    out.write(f"        {change.message}\n")
+    if manifest_findings:
+        out.write("\nManifests:\n")
+        for finding in manifest_findings:
+            out.writelines(f"  {line}\n" for line in finding_lines(finding))
+    out.write("\n" + audit_summary_line(summary) + "\n")
 
 
-def _audit_summary_line(summary: dict[str, Any]) -> str:
-    parts = [f"{summary['ok']} ok"]
-    parts += [f"{summary[p]} {PROBLEM_WORDS[p]}" for p in (DENIED, NO_RUNTIME, RUN_FAILURE)]
+def finding_lines(finding: Finding) -> list[str]:
+    """`FILE:LINE:COL: SEVERITY: message [id]`, then the hint when there is one."""
+    lines = [f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]"]
+    if finding.hint:
+        lines.append(f"    {finding.hint}")
+    return lines
+
+
+def severity_counts(findings: Sequence[Finding]) -> str:
+    """`1 error, 2 warnings`: the findings counted by severity, most severe first."""
+    tally = counts(findings)
+    return ", ".join(_count(n, s) for s, n in tally.items() if n)
+
+
+def _count(number: int, severity: str) -> str:
+    word = severity if number == 1 or severity == "info" else f"{severity}s"
+    return f"{number} {word}"
+
+
+def audit_summary_line(summary: dict[str, Any]) -> str:
+    """`4 InferenceServices (v1.3): 1 ok, 2 with errors, 1 with warnings; findings: ...`."""
+    graded = summary["severity"]
+    parts = [f"{summary['ok']} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
+    found = ", ".join(_count(n, s) for s, n in summary["findings"].items())
     return (
         f"{summary['isvcs']} InferenceServices ({summary['version']}): "
         + ", ".join(parts)
-        + f"; {summary['deprecated']} run a {DEPRECATED_WORD} mode"
+        + f"; findings: {found}"
     )
+
+
+def _plural(severity: str, number: int) -> str:
+    """`errors` (the InferenceServices whose most severe finding is an error)."""
+    return severity if severity == "info" else f"{severity}s"
 
 
 def write_upgrade(

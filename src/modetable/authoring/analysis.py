@@ -30,10 +30,27 @@ from modetable.rules.positions import field_name
 from modetable.rules.validate import index
 from modetable.versions import in_force
 
-__all__ = ["INPUTS", "analyse", "code_findings", "finding", "unused"]
+__all__ = [
+    "DESCRIPTIONS",
+    "INPUTS",
+    "WARNINGS",
+    "analyse",
+    "code_findings",
+    "finding",
+    "unused",
+]
 
 # The analysis's own codes and their severity; any other finding is an error.
-_WARNINGS = frozenset({"MASKED", "UNUSED"})
+WARNINGS = frozenset({"MASKED", "UNUSED"})
+# What each code means, for reports (SARIF's rule text). The rules file cannot
+# say it: the file being checked may be the one that does not load.
+DESCRIPTIONS = {
+    "GAP": "A combination of modes no row of the matching table matches.",
+    "OVERLAP": "Two rows match one combination where the hit policy does not allow it.",
+    "MASKED": "A row that never decides: earlier rows match everything it matches.",
+    "UNUSED": "A name nothing refers to, or a rule in force in none of the listed versions.",
+    "EXAMPLE": "An example of the rules file that modetable does not reproduce.",
+}
 INPUTS = ("requested", "declared")
 
 
@@ -43,7 +60,7 @@ def finding(code: str, message: str, location: Location, versions: Iterable[str]
         code=code,
         message=message,
         location=location,
-        severity="warning" if code in _WARNINGS else "error",
+        severity="warning" if code in WARNINGS else "error",
         versions=tuple(versions),
     )
 

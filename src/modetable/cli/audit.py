@@ -7,11 +7,13 @@ import argparse
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
+from io import TextIOBase
 from typing import Any
 
 from modetable.cli.common import (
     Io,
     add_manifests,
+    add_namespaces,
     add_output,
     load_cluster,
     load_policy,
@@ -25,11 +27,38 @@ __all__ = ["PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
 
 PROGRESS_LABEL = "auditing"
 SPOOL_BYTES = 8 * 1024 * 1024
+# The severities of the rules' findings, most severe first (audit/findings.py
+# _SEVERITIES; repeated here so that building the parser imports nothing).
+_SEVERITIES = ("error", "warning", "info")
+_NEVER = "never"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_manifests(parser)
-    add_output(parser)
+    add_output(parser, ci=True)
+    add_namespaces(parser, "audit only the InferenceServices of this namespace")
+    parser.add_argument(
+        "--fail-on",
+        choices=(*_SEVERITIES[:2], _NEVER),
+        default=_SEVERITIES[0],
+        help="exit 1 when a finding is this severe or more (default: error)",
+    )
+    parser.add_argument(
+        "--severity",
+        choices=_SEVERITIES,
+        help="show only the InferenceServices with a finding this severe or more",
+    )
+    parser.add_argument(
+        "--problems-only",
+        action="store_true",
+        help="show only the InferenceServices with a finding (--severity info)",
+    )
+    parser.add_argument(
+        "--no-headers", action="store_true", help="print the table without its header row"
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print nothing: the exit code is the answer"
+    )
     parser.add_argument(
         "--from",
         dest="from_version",
@@ -53,41 +82,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     if args.to_version is not None and args.from_version is None:
         raise ModetableError("--to needs --from (the version upgraded from)")
+    if args.quiet:
+        # Errors still show: the command line's handler writes them (exit 2 needs its reason).
+        io = Io(stdin=io.stdin, stdout=_Sink(), stderr=_Sink())
     if args.from_version is not None:
-        if args.candidates:
-            raise ModetableError("--candidates applies to an audit, not to --from")
+        for given, option in (
+            (args.candidates, "--candidates"),
+            (args.severity or args.problems_only, "--severity/--problems-only"),
+            (args.fail_on != _SEVERITIES[0], "--fail-on"),
+            (args.output not in ("table", "json", "yaml"), f"-o {args.output}"),
+        ):
+            if given:
+                raise ModetableError(f"{option} applies to an audit, not to --from")
         return _upgrade(args, io)
     return _audit(args, io)
 
 
 def _audit(args: argparse.Namespace, io: Io) -> int:
+    from modetable.audit.findings import duplicate_finding, finding_json
     from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
-    from modetable.audit.output import write_audit
     from modetable.audit.progress import Progress
+    from modetable.audit.report import audited_isvcs, shown, write_report
     from modetable.rules.policy import rules_json
 
     policy = load_policy(args, io)
     cluster = load_cluster(policy, args.manifests, io)
     summary = AuditSummary(policy)
-    progress = Progress(io.stderr, len(cluster.isvcs), PROGRESS_LABEL)
+    summary.add_manifest_findings(
+        duplicate_finding(policy, earlier, later) for earlier, later in cluster.duplicates
+    )
+    isvcs = audited_isvcs(cluster, args.namespace)
+    threshold = "info" if args.problems_only else args.severity
+    progress = Progress(io.stderr, len(isvcs), PROGRESS_LABEL)
     audited = (
         summary.add(item)
         for item in audit_fleet(
-            policy, cluster, candidates=args.candidates, advance=progress.advance
+            policy, cluster, candidates=args.candidates, advance=progress.advance, isvcs=isvcs
         )
     )
+    kept = (item for item in audited if shown(item, threshold))
     try:
-        if args.output == "table":
-            everything = list(audited)
-            progress.close()
-            io.stdout.write(rules_note(policy))
-            write_audit(policy, everything, summary.as_json(), io.stdout)
+        if args.output in ("json", "yaml"):
+            items = (item_json(i, candidates=args.candidates) for i in kept)
+
+            def trailer() -> dict[str, Any]:
+                return {
+                    "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
+                    "summary": summary.as_json(),
+                    "rules": rules_json(policy),
+                }
+
+            _spooled(io, args.output, items, trailer)
         else:
-            items = (item_json(i, candidates=args.candidates) for i in audited)
-            _spooled(io, args.output, items, summary.as_json, rules_json(policy))
+            everything = list(kept)
+            progress.close()
+            if args.output == "table":
+                io.stdout.write(rules_note(policy))
+            write_report(args.output, policy, everything, summary, io.stdout, args)
     finally:
         progress.close()
-    return 0 if summary.clean else 1
+    return 1 if summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
 
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
@@ -114,16 +168,17 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     else:
         # Two lines compared: each side's in `from` and `to`, none in `version`.
         used = {**rules_json(ruleset), "from": before.version, "to": after.version}
-        _spooled(io, args.output, (impact_json(i) for i in impacts), lambda: summary, used)
+        _spooled(
+            io,
+            args.output,
+            (impact_json(i) for i in impacts),
+            lambda: {"summary": summary, "rules": used},
+        )
     return 1 if summary["breaking"] else 0
 
 
 def _spooled(
-    io: Io,
-    output: str,
-    items: Iterator[dict[str, Any]],
-    summary: Callable[[], dict[str, Any]],
-    rules: dict[str, Any],
+    io: Io, output: str, items: Iterator[dict[str, Any]], trailer: Callable[[], dict[str, Any]]
 ) -> None:
     """JSON or YAML written item by item into a spool (memory, then a temporary
     file past SPOOL_BYTES) that reaches stdout only once every item is made, so
@@ -131,6 +186,13 @@ def _spooled(
     from modetable.audit.output import WRITERS
 
     with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
-        WRITERS[output](spool, items, summary, rules)
+        WRITERS[output](spool, items, trailer)
         spool.seek(0)
         shutil.copyfileobj(spool, io.stdout)
+
+
+class _Sink(TextIOBase):
+    """stdout and stderr under --quiet: everything written is dropped."""
+
+    def write(self, text: str) -> int:
+        return len(text)

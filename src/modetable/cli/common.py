@@ -23,8 +23,10 @@ from modetable.rules.policy import Policy, RuleSet, load_ruleset
 from modetable.yamlio import where
 
 __all__ = [
+    "CI_FORMATS",
     "add_isvc_inputs",
     "add_manifests",
+    "add_namespaces",
     "add_output",
     "isvc_and_cluster",
     "load_cluster",
@@ -35,10 +37,26 @@ __all__ = [
     "set_help",
 ]
 
+# The formats CI reads (modetable.reports.FORMATS), for commands whose answer is findings.
+CI_FORMATS = ("github", "junit", "sarif", "markdown")
 
-def add_output(parser: argparse.ArgumentParser) -> None:
+
+def add_output(parser: argparse.ArgumentParser, *, ci: bool = False) -> None:
+    choices = (*FORMATS, *CI_FORMATS) if ci else FORMATS
     parser.add_argument(
-        "-o", "--output", choices=FORMATS, default="table", help="output format (default: table)"
+        "-o", "--output", choices=choices, default="table", help="output format (default: table)"
+    )
+
+
+def add_namespaces(parser: argparse.ArgumentParser, namespace_help: str) -> None:
+    """kubectl's -n NAMESPACE and -A (every namespace, modetable's default)."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("-n", "--namespace", metavar="NAMESPACE", help=namespace_help)
+    group.add_argument(
+        "-A",
+        "--all-namespaces",
+        action="store_true",
+        help="every namespace (the default when -n is not given)",
     )
 
 
@@ -122,8 +140,12 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     stdin = _stdin_bytes(io) if "-" in inputs else None
     objects, skipped = parse_objects(read_documents(inputs, stdin), policy.rules.manifests)
     cluster = build_cluster(objects, skipped, policy.rules.manifests)
-    for earlier, later in cluster.duplicates:
-        io.warn(duplicate_warning(earlier, later))
+    if cluster.duplicates:
+        # Once, with a count: a tree with many duplicates would bury everything else.
+        earlier, later = cluster.duplicates[0]
+        more = len(cluster.duplicates) - 1
+        extra = f" (and {more} more defined twice: `modetable audit` lists each)" if more else ""
+        io.warn(duplicate_warning(earlier, later) + extra)
     check_fields(policy, cluster)
     _check_selection_fields(policy, cluster)
     return cluster

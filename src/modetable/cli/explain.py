@@ -64,6 +64,13 @@ def run(args: argparse.Namespace, io: Io) -> int:
     trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:
         io.stderr.write(explanation.note + "\n")
+    if explanation.cause is not None:
+        cause = explanation.cause
+        io.stderr.write(
+            f"Cause: {cause.kind} {cause.ref} ({cause.location}): "
+            + policy.message("model_format_required")
+            + "\n"
+        )
     if args.output != "table":
         data = explanation_json(policy, explanation)
         if trace is not None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.cli import RULES_HELP
-from modetable.cli.common import Io, add_output
+from modetable.cli.common import CI_FORMATS, Io, add_output
 from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
 
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     check.add_argument("--strict", action="store_true", help="warnings fail too (exit 1)")
     _rules_option(check)
-    add_output(check)
+    add_output(check, ci=True)
 
     actions.add_parser(
         "schema",
@@ -127,16 +127,21 @@ def _check(args: argparse.Namespace, io: Io) -> int:
         # Every version is analysed: no one line is used.
         "rules": {"path": str(file), "version": None},
     }
-    if args.output != "table":
+    summary = (
+        f"{file}: {_count(errors, 'error')}, {_count(warnings, 'warning')}; "
+        f"{passed} of {_count(len(runs), 'example run')} passed"
+    )
+    if args.output in CI_FORMATS:
+        from modetable.reports import write
+
+        write(args.output, _report(file, found, summary, args.strict), io.stdout)
+    elif args.output != "table":
         dump(data, args.output, io.stdout)
     else:
         for f in findings:
             versions = f" [{', '.join(f['versions'])}]" if f["versions"] else ""
             io.stdout.write(f"{f['at']}: {f['severity']}: {f['code']}{versions}: {f['message']}\n")
-        io.stdout.write(
-            f"{file}: {_count(errors, 'error')}, {_count(warnings, 'warning')}; "
-            f"{passed} of {_count(len(runs), 'example run')} passed\n"
-        )
+        io.stdout.write(summary + "\n")
     failed = errors > 0 or (args.strict and warnings > 0)
     return EXIT_NEGATIVE if failed else EXIT_OK
 
@@ -171,6 +176,39 @@ def _analyse(ruleset: RuleSet) -> tuple[list[Problem], list[dict[str, Any]]]:
         for (location, message), versions in failed.items()
     )
     return found, runs
+
+
+def _report(file: Path, found: list[Problem], summary: str, strict: bool) -> Any:
+    """`rules check` for CI: each finding its own subject (a JUnit test case)."""
+    from modetable import __version__
+    from modetable.audit.findings import Finding, ObjectRef
+    from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS
+    from modetable.reports import Report, Rule, Subject
+
+    nothing = ObjectRef(None, None, None)
+    subjects = []
+    for problem in found:
+        where = problem.location or Location(str(file))
+        versions = f" [{', '.join(problem.versions)}]" if problem.versions else ""
+        code = str(problem.code)
+        finding = Finding(problem.severity, code, problem.message + versions, where, nothing)
+        subjects.append(Subject(f"{code} at {where}", code, where, (finding,)))
+    rules = [
+        Rule(code, text, "warning" if code in WARNINGS else "error")
+        for code, text in DESCRIPTIONS.items()
+    ]
+    # A load error's code (docs/limits.md) is a rule of its own.
+    for code in dict.fromkeys(str(p.code) for p in found if str(p.code) not in DESCRIPTIONS):
+        rules.append(Rule(code, f"The rules file does not load ({code}).", "error"))
+    return Report(
+        command="rules check",
+        title=f"modetable rules check ({file})",
+        subjects=tuple(subjects),
+        rules=tuple(rules),
+        summary=summary,
+        fail_on="warning" if strict else "error",
+        version=__version__,
+    )
 
 
 def _placed(problem: Problem, file: Path) -> Problem:

@@ -46,6 +46,7 @@ def _print(data: dict, io: Io) -> None:
         )
     if data["message"]:
         out.write(data["message"] + "\n")
+    out.writelines(line + "\n" for line in _cause_lines(data))
     admission = data["admission"]
     out.write("\n")
     for warning in admission["warnings"]:
@@ -73,3 +74,16 @@ def _print(data: dict, io: Io) -> None:
         ]
         headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if reconcile else ["COMPONENT", "MODE"]
         out.write(table(headers, [row[: len(headers)] for row in rows]))
+
+
+def _cause_lines(data: dict) -> list[str]:
+    """The object to fix when it is the model or a runtime, and a suggestion
+    for a name that is not found (select's and explain's JSON `cause`, `hint`)."""
+    lines = []
+    cause = data.get("cause")
+    if cause:
+        ref = f"{cause['namespace']}/{cause['name']}" if cause["namespace"] else cause["name"]
+        lines.append(f"Cause: {cause['kind']} {ref} ({cause['at']})")
+    if data.get("hint"):
+        lines.append(data["hint"])
+    return lines

@@ -23,6 +23,8 @@ __all__ = [
     "COUNTS_WORDS",
     "EXPLAIN_WORDS",
     "EXPLANATION_PARAMS",
+    "MODE_FINDING_PARAMS",
+    "OUTCOMES_WITH_A_RUNTIME",
     "PATH_PARAMS",
     "PLACEHOLDER_WORDS",
     "ROW_MESSAGE_PARAMS",
@@ -46,6 +48,8 @@ __all__ = [
     "EntryFields",
     "Example",
     "ExplainTable",
+    "FindingKind",
+    "Findings",
     "FormatLabel",
     "Formats",
     "HitPolicy",
@@ -54,12 +58,14 @@ __all__ = [
     "KindName",
     "KindRef",
     "LabelPart",
+    "ManifestFindings",
     "Manifests",
     "Matching",
     "MatchingTable",
     "Message",
     "MessageKey",
     "Mode",
+    "ModeFinding",
     "ModeMove",
     "ModeName",
     "ModelFields",
@@ -89,6 +95,7 @@ __all__ = [
     "SelectionCheck",
     "SelectionStep",
     "Sentence",
+    "Severity",
     "ShardedModels",
     "Sizes",
     "Source",
@@ -420,7 +427,7 @@ class MoveBreak:
 class ModeMove:
     """A component's move from one mode to another: what breaks, what stays behind."""
 
-    id: str
+    id: Annotated[str, Defines("mode move")]
     from_mode: ModeName
     to_mode: ModeName
     breaks: tuple[MoveBreak, ...] = ()
@@ -755,6 +762,56 @@ class Docs:
     effect_conditions: dict[EffectWhen, str] = attrs.Factory(dict)
 
 
+# Findings (the `findings:` section): what `modetable audit` reports.
+Severity = Literal["error", "warning", "info"]
+# The outcomes of selection that leave an InferenceService with a runtime; every
+# other outcome needs a finding (`outcome` group). A named runtime that fails a
+# check (named_unsupported) is reported by the check it fails (`check` group).
+OUTCOMES_WITH_A_RUNTIME = ("picked", "named", "named_unsupported")
+# What a mode's finding message is given (the `mode` group).
+MODE_FINDING_PARAMS = ("component", "mode", "replacement")
+
+
+@attrs.frozen
+class FindingKind:
+    """How bad one kind of finding is, and what it means (SARIF's rule text)."""
+
+    severity: Severity
+    description: str
+
+
+@attrs.frozen
+class ModeFinding:
+    """A component running in a mode whose status asks for attention."""
+
+    severity: Severity
+    description: str
+    message: Annotated[str, Ref("message", params=MODE_FINDING_PARAMS)]
+
+
+@attrs.frozen
+class ManifestFindings:
+    """Findings about the manifests themselves, not about one InferenceService."""
+
+    invalid: FindingKind
+    duplicate: FindingKind
+
+
+@attrs.frozen
+class Findings:
+    """Each kind of finding by the rule behind it, grouped by the section the
+    rule's id comes from; a finding's id is `GROUP/KEY`."""
+
+    admission: dict[Annotated[str, Ref("admission check")], FindingKind]
+    outcome: dict[Annotated[str, Ref("selection outcome")], FindingKind]
+    check: dict[Annotated[str, Ref("selection check")], FindingKind]
+    run_failure: dict[Annotated[str, Ref("run failure")], FindingKind]
+    component: dict[ComponentName, FindingKind]
+    mode_move: dict[Annotated[str, Ref("mode move")], FindingKind]
+    mode: dict[ModeName, ModeFinding]
+    manifest: ManifestFindings
+
+
 @attrs.frozen
 class RuleFile:
     format: int
@@ -781,4 +838,5 @@ class RuleFile:
     explanations: Annotated[dict[str, str], Templates(EXPLANATION_PARAMS)]
     mode_moves: tuple[ModeMove, ...] = ()
     selection: Selection | None = None
+    findings: Findings | None = None
     docs: Docs | None = None

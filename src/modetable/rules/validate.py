@@ -29,7 +29,13 @@ from modetable.rules.kinds import (
     split_annotated,
     yaml_key,
 )
-from modetable.rules.model import AdmissionRule, RuleFile, SelectionCheck, Source
+from modetable.rules.model import (
+    OUTCOMES_WITH_A_RUNTIME,
+    AdmissionRule,
+    RuleFile,
+    SelectionCheck,
+    Source,
+)
 from modetable.rules.positions import PathPart
 from modetable.templates import placeholders
 from modetable.versions import parse_version
@@ -392,10 +398,59 @@ def _selection_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | N
     return []
 
 
+# Mode statuses that ask for a move or a look: a component running in such a
+# mode is a finding (`findings.mode`).
+_STATUSES_FOUND = ("deprecated", "legacy")
+
+
+def _items(value: Any, key: str) -> list[Mapping[str, Any]]:
+    found = value.get(key) if isinstance(value, Mapping) else None
+    return [item for item in found if isinstance(item, Mapping)] if isinstance(found, list) else []
+
+
+def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
+    """Group of `findings` → the names in the file that each need an entry there."""
+    selection = value.get("selection") if isinstance(value.get("selection"), Mapping) else {}
+    outcomes = selection.get("outcomes") if isinstance(selection.get("outcomes"), Mapping) else {}
+    names = {
+        # A check of kind selection shows selection's outcome (`outcome` group).
+        "admission": [
+            i.get("id") for i in _items(value, "admission") if i.get("check") != "selection"
+        ],
+        "outcome": [o for o in outcomes if o not in OUTCOMES_WITH_A_RUNTIME],
+        "check": [c.get("id") for c in _items(selection, "checks") if not c.get("auto_only")],
+        "run_failure": [i.get("id") for i in _items(value, "run_failures")],
+        "component": [i.get("name") for i in _items(value, "components")],
+        "mode_move": [i.get("id") for i in _items(value, "mode_moves")],
+        "mode": [
+            i.get("name") for i in _items(value, "modes") if i.get("status") in _STATUSES_FOUND
+        ],
+    }
+    return {group: [n for n in found if isinstance(n, str)] for group, found in names.items()}
+
+
+def _findings_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """Every rule that can find something about an InferenceService has its
+    severity and description in `findings` (an audit never meets an unknown id)."""
+    findings = value.get("findings")
+    if not isinstance(findings, Mapping):
+        return []
+    problems: list[tuple[str, str | None]] = []
+    for group, names in _finding_sources(value).items():
+        listed = findings.get(group)
+        if not isinstance(listed, Mapping):
+            continue  # structuring reports a missing or misshapen group
+        missing = [n for n in names if n not in listed]
+        if missing:
+            problems.append((f"findings.{group} has no entry for {', '.join(missing)}", "findings"))
+    return problems
+
+
 _CLASS_CHECKS = {
     Source: _source_checks,
     AdmissionRule: _admission_checks,
     SelectionCheck: _selection_check_checks,
+    RuleFile: _findings_checks,
 }
 
 

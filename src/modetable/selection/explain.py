@@ -9,13 +9,13 @@ from typing import Any
 import attrs
 
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest
+from modetable.manifests import Cluster, Manifest, object_json
 from modetable.rules.policy import Policy
 from modetable.runtimes import runtime_request
 from modetable.selection.checks import Candidate, Context, assess, make_context, order
 from modetable.selection.fields import read
 from modetable.selection.formats import model_facts
-from modetable.selection.outcome import find_model
+from modetable.selection.outcome import did_you_mean, find_model
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import scope_order
 
@@ -31,6 +31,8 @@ class Explanation:
     candidates: tuple[Candidate, ...]
     # What explain writes to stderr first (the InferenceService names a runtime).
     note: str | None = None
+    # The model, when it is what keeps every runtime out (it has no format name).
+    cause: Manifest | None = None
 
 
 def _lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest:
@@ -42,7 +44,14 @@ def _lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -
         if found is not None:
             return found
     resource = rules.explain.resources.get(kinds[-1], kinds[-1])
-    raise ModetableError(policy.message("explain_model_not_found", resource=resource, model=name))
+    message = policy.message("explain_model_not_found", resource=resource, model=name)
+    names = [
+        m.name
+        for m in cluster.models
+        if m.kind in kinds and (m.namespace is None or m.namespace == namespace)
+    ]
+    hint = did_you_mean(name, names)
+    raise ModetableError(f"{message} ({hint})" if hint else message)
 
 
 def explain_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Explanation:
@@ -81,6 +90,7 @@ def _explain(
         context=ctx,
         candidates=candidates,
         note=note,
+        cause=model if not facts.format_name else None,
     )
 
 
@@ -103,10 +113,10 @@ def why(explanation: Explanation, name: str) -> Candidate:
     including those after its first failure."""
     found = [c for c in explanation.candidates if c.name == name]
     if not found:
-        known = ", ".join(c.name for c in explanation.candidates[:10]) or "none"
-        raise ModetableError(
-            f"no runtime {name!r} for namespace {explanation.namespace} (found: {known})"
-        )
+        names = [c.name for c in explanation.candidates]
+        hint = did_you_mean(name, names)
+        known = hint or "found: " + (", ".join(names[:10]) or "none")
+        raise ModetableError(f"no runtime {name!r} for namespace {explanation.namespace} ({known})")
     scope = scope_order(explanation.context.policy)
     found.sort(key=lambda c: scope(c.scope))
     return assess(explanation.context, found[0].runtime, full=True)
@@ -122,4 +132,5 @@ def explanation_json(policy: Policy, explanation: Explanation) -> dict[str, Any]
         "version": policy.release,
         "note": explanation.note,
         "runtimes": [candidate_json(c) for c in explanation.candidates],
+        "cause": object_json(explanation.cause),
     }

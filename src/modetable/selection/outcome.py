@@ -8,6 +8,7 @@ which texts an outcome shows is `selection.outcomes`.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Protocol
 
 import attrs
@@ -49,7 +50,9 @@ __all__ = [
     "NamelessModelRef",
     "Outcome",
     "StatusCondition",
+    "did_you_mean",
     "find_model",
+    "found_elsewhere",
     "no_runtime_message",
     "select",
     "when_conditions",
@@ -106,6 +109,11 @@ class Outcome:
     model: Manifest | None = None
     named_check: Candidate | None = None
     no_workload: bool = False
+    # The object to fix when it is not the InferenceService: the model or the
+    # runtime that makes the outcome what it is.
+    cause: Manifest | None = None
+    # modetable's suggestion for a name that is not found ("did you mean").
+    hint: str | None = None
 
     @property
     def picked(self) -> Candidate | None:
@@ -206,6 +214,8 @@ class Case:
         used: Manifest | None = None,
         named: bool = False,
         named_check: Candidate | None = None,
+        cause: Manifest | None = None,
+        hint: str | None = None,
         **values: Any,
     ) -> Outcome:
         policy = self.policy
@@ -257,6 +267,8 @@ class Case:
             model=self.model,
             named_check=named_check,
             no_workload=running.no_workload,
+            cause=cause,
+            hint=hint,
         )
 
 
@@ -339,14 +351,18 @@ def select(
         return _named(case, request, None)
     model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
     if model is None:
+        models = {r.kind for r in policy.rules.manifests.models}
+        hint = found_elsewhere(ref.name, cluster, models) or did_you_mean(
+            ref.name, _models_for(policy, cluster, ref.kind, isvc.namespace)
+        )
         return case.finish(
-            "model_missing", message=policy.message("model_not_found", **case.values)
+            "model_missing", message=policy.message("model_not_found", **case.values), hint=hint
         )
     case = attrs.evolve(case, model=model)
     facts = chooser.model_facts(model)
     if facts.disabled:
         return case.finish(
-            "model_disabled", message=policy.message("model_disabled", **case.values)
+            "model_disabled", message=policy.message("model_disabled", **case.values), cause=model
         )
     sharded = rules.sharded
     if (
@@ -354,7 +370,7 @@ def select(
         and in_force(sharded.since, sharded.until, policy.version)
         and facts.distribution == sharded.value
     ):
-        return case.finish("model_sharded", message=policy.message("model_sharded"))
+        return case.finish("model_sharded", message=policy.message("model_sharded"), cause=model)
     ctx = make_context(
         policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
     )
@@ -365,7 +381,9 @@ def select(
     if request is not None:
         return _named(case, request, ctx)
     if not facts.format_name:
-        return case.finish("model_format_missing", message=policy.message("model_format_required"))
+        return case.finish(
+            "model_format_missing", message=policy.message("model_format_required"), cause=model
+        )
     picked = chooser.best(ctx, candidates)
     if picked is not None:
         return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
@@ -382,16 +400,20 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
             if case.when["kind_namespace"]
             else "runtime_not_found_anywhere"
         )
-        return case.finish("runtime_missing", message=policy.message(key, **case.values))
+        runtimes = {r.kind for r in policy.rules.manifests.runtimes}
+        hint = found_elsewhere(request.name, case.cluster, runtimes) or did_you_mean(
+            request.name, [r.name for r in case.cluster.runtimes_for(case.isvc.namespace)]
+        )
+        return case.finish("runtime_missing", message=policy.message(key, **case.values), hint=hint)
     try:
         view = runtime_view(policy, case.cluster, runtime, named=True)
     except InheritanceError as exc:
-        return case.finish("chain_broken", message=exc.message)
+        return case.finish("chain_broken", message=exc.message, cause=runtime)
     if read(view.holder, rules.runtime.disabled, bool, runtime.location):
         message = policy.message(
             "named_runtime_disabled", scope=rules.scope_words[runtime.scope], runtime=runtime.name
         )
-        return case.finish("runtime_disabled", message=message)
+        return case.finish("runtime_disabled", message=message, cause=runtime)
     if ctx is None:
         return case.finish(_NAMED, used=runtime, named=True)
     check = assess(ctx, runtime, named=True, view=view)
@@ -405,8 +427,70 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
         reason=check.reason,
     )
     return case.finish(
-        _NAMED, _NAMED_UNSUPPORTED, used=runtime, named=True, named_check=check, detail=detail
+        _NAMED,
+        _NAMED_UNSUPPORTED,
+        used=runtime,
+        named=True,
+        named_check=check,
+        detail=detail,
+        cause=runtime,
     )
+
+
+def _models_for(policy: Policy, cluster: Cluster, kind: str, namespace: str | None) -> list[str]:
+    """The names of the models of `kind` an InferenceService in `namespace` can name."""
+    scope = next((r.scope for r in policy.rules.manifests.models if r.kind == kind), None)
+    return [
+        m.name
+        for m in cluster.models
+        if m.kind == kind and (scope == "cluster" or m.namespace == namespace)
+    ]
+
+
+# How many names, closest first by shared letter pairs, difflib ranks for a
+# "did you mean": difflib alone compares every name of a large cluster.
+_SHORTLIST = 12
+
+
+def found_elsewhere(name: str, cluster: Cluster, kinds: set[str]) -> str | None:
+    """Where an object of one of `kinds` and of that very name is, when the lookup
+    missed it: another namespace, or another kind than the one asked for."""
+    there = [m for m in cluster.named.get(name, ()) if m.kind in kinds]
+    if not there:
+        return None
+    places = [f'{m.kind} "{m.ref}"' for m in there]  # NAMESPACE/NAME when namespaced
+    return " and ".join(places) + (" exists" if len(places) == 1 else " exist")
+
+
+def did_you_mean(name: str, names: list[str]) -> str | None:
+    """`did you mean "x"?` for the names closest to a misspelled one (difflib's
+    ranking over the names sharing the most letter pairs with it), else None."""
+    return _suggestion(name, tuple(dict.fromkeys(names)))
+
+
+# A fleet names the same missing runtime from many InferenceServices.
+@functools.lru_cache(maxsize=1024)
+def _suggestion(name: str, unique: tuple[str, ...]) -> str | None:
+    import difflib  # only when a name is not found
+    import heapq
+
+    pairs = _pairs(name)
+    shortlist = heapq.nlargest(_SHORTLIST, unique, key=lambda other: _shared(pairs, _pairs(other)))
+    close = difflib.get_close_matches(name, shortlist, n=3)
+    if not close:
+        return None
+    return "did you mean " + " or ".join(f'"{c}"' for c in close) + "?"
+
+
+@functools.lru_cache(maxsize=4096)
+def _pairs(text: str) -> frozenset[str]:
+    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
+
+
+def _shared(mine: frozenset[str], theirs: frozenset[str]) -> float:
+    """Dice's coefficient of two sets of letter pairs."""
+    total = len(mine) + len(theirs)
+    return 2 * len(mine & theirs) / total if total else 0.0
 
 
 def no_runtime_message(ctx: Context, candidates: tuple[Candidate, ...]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from modetable.admission import admission_json
-from modetable.manifests import runtime_json
+from modetable.manifests import object_json, runtime_json
 from modetable.matching import NONE as NONE_WORD
 from modetable.modes import Verdict, resolution_json
 from modetable.rules.policy import Policy
@@ -84,6 +84,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "reconcile": dict(outcome.reconcile),
         "candidates": [candidate_json(c) for c in outcome.candidates],
         "named_check": candidate_json(named_check) if named_check else None,
+        "cause": object_json(outcome.cause),
+        "hint": outcome.hint,
     }
 
 

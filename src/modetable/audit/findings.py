@@ -1,0 +1,338 @@
+"""What is wrong with an InferenceService, graded: one finding per thing to fix.
+
+Each finding has the severity and meaning the rules give its id (the
+`findings:` section; the id is `GROUP/KEY`, the key being the id or name of the
+rule behind it), the message OME (or modetable) gives, where it is written, and
+the object to fix: the InferenceService, or the model or runtime that is the
+cause. Plain functions over an audited outcome; no output concerns here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from modetable.errors import Location, ModetableError
+from modetable.manifests import Manifest, duplicate_message
+from modetable.modes import Resolution, Verdict
+from modetable.rules.model import FindingKind, Findings, ModeFinding
+from modetable.rules.policy import Policy
+from modetable.running import failures_with_rules
+from modetable.selection import Outcome
+
+__all__ = [
+    "SEVERITIES",
+    "Finding",
+    "ObjectRef",
+    "at_least",
+    "counts",
+    "deprecated",
+    "described",
+    "duplicate_finding",
+    "finding_json",
+    "invalid_finding",
+    "move_targets",
+    "outcome_findings",
+    "worst",
+]
+
+# The severities of the rules' `findings`, most severe first.
+SEVERITIES = ("error", "warning", "info")
+# The groups of `findings` (rules/model.py Findings), as a finding's id begins.
+_ADMISSION = "admission"
+_OUTCOME = "outcome"
+_CHECK = "check"
+_RUN_FAILURE = "run_failure"
+_COMPONENT = "component"
+_MODE_MOVE = "mode_move"
+_MODE = "mode"
+_MANIFEST = "manifest"
+_INVALID = "invalid"
+_DUPLICATE = "duplicate"
+# The kind of admission check that shows runtime selection's own denials and
+# warnings (admission/kinds.py CHECKS); its findings are selection's outcome.
+_SELECTION = "selection"
+# A mode's status (rules: modes[].status) that asks for a move.
+_DEPRECATED = "deprecated"
+
+
+@attrs.frozen
+class ObjectRef:
+    """The object a finding asks to fix; all None when its kind is not known."""
+
+    kind: str | None
+    namespace: str | None
+    name: str | None
+
+    @classmethod
+    def of(cls, manifest: Manifest) -> ObjectRef:
+        return cls(manifest.kind, manifest.namespace, manifest.name)
+
+
+@attrs.frozen
+class Finding:
+    severity: str
+    id: str
+    message: str
+    location: Location
+    object: ObjectRef
+    hint: str | None = None
+
+
+def _findings_rules(policy: Policy) -> Findings:
+    findings = policy.rules.findings
+    if findings is None:
+        raise ModetableError(
+            "the rules have no `findings:` section, which grades what the audit finds",
+            Location(policy.file),
+        )
+    return findings
+
+
+def _kind_of(policy: Policy, group: str, key: str) -> FindingKind | ModeFinding:
+    """The severity and description the rules give finding `group/key`."""
+    findings = _findings_rules(policy)
+    if group == _MANIFEST:
+        return getattr(findings.manifest, key)
+    return getattr(findings, group)[key]
+
+
+def _make(
+    policy: Policy,
+    group: str,
+    key: str,
+    message: str,
+    location: Location,
+    obj: ObjectRef,
+    hint: str | None = None,
+) -> Finding:
+    kind = _kind_of(policy, group, key)
+    return Finding(kind.severity, f"{group}/{key}", message, location, obj, hint)
+
+
+def worst(findings: Iterable[Finding]) -> str | None:
+    """The most severe severity among `findings`, or None when there are none."""
+    found = {f.severity for f in findings}
+    return next((s for s in SEVERITIES if s in found), None)
+
+
+def at_least(severity: str, threshold: str) -> bool:
+    """Whether `severity` is `threshold` or more severe."""
+    return SEVERITIES.index(severity) <= SEVERITIES.index(threshold)
+
+
+# --- one InferenceService ------------------------------------------------------
+
+
+def _holder(location: Location | None, objects: Sequence[Manifest | None]) -> Manifest:
+    """Which of `objects` (the first is the default) `location` is written in:
+    the one starting last before it in its file."""
+    default = objects[0]
+    assert default is not None
+    if location is None:
+        return default
+    before = [
+        m
+        for m in objects
+        if m is not None
+        and m.location.file == location.file
+        and (m.location.line or 0) <= (location.line or 0)
+    ]
+    return max(before, key=lambda m: m.location.line or 0) if before else default
+
+
+def _mode_place(outcome: Outcome, resolution: Resolution) -> tuple[Location, Manifest]:
+    """Where a component's running mode is set, and in which object."""
+    used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
+    where = used.location if used is not None else None
+    if where is None and used is not None and used.origin == "runtime" and outcome.runtime:
+        # A value merged in from the runtime (its inheritance resolved) keeps no
+        # place of its own: the runtime is the object to fix.
+        return outcome.runtime.location, outcome.runtime
+    holder = _holder(where, (outcome.isvc, outcome.runtime))
+    return (where or holder.location), holder
+
+
+def _shown(outcome: Outcome, selection_checks: set[str]) -> str | None:
+    """What a user sees first of a selection outcome: its denial at admission,
+    else its warning, else its first event."""
+    admission = outcome.admission
+    denial = next((d for d in admission.denials if d.rule in selection_checks), None)
+    if denial is not None:
+        return denial.message
+    warned = [
+        text
+        for text, check in zip(admission.warnings, admission.warning_checks, strict=True)
+        if check in selection_checks
+    ]
+    if warned:
+        return warned[-1]
+    return next((e.message for e in outcome.events if e.message), None)
+
+
+def outcome_findings(
+    policy: Policy, outcome: Outcome, changes: Sequence[Any] = ()
+) -> tuple[Finding, ...]:
+    """Everything wrong with one InferenceService's outcome, in the order OME
+    meets it: admission, selection, run time; then the modes its components run
+    in, and `changes` (what a mode move breaks in the specs, see `move_changes`)."""
+    rules = _findings_rules(policy)
+    isvc = outcome.isvc
+    here = ObjectRef.of(isvc)
+    found: list[Finding] = []
+    # Admission checks of kind selection show selection's outcome: reported below.
+    selection_checks = {r.id for r in policy.admission if r.check == _SELECTION}
+    admission = outcome.admission
+    for denial in admission.denials:
+        if denial.rule not in selection_checks:
+            found.append(
+                _make(policy, _ADMISSION, denial.rule, denial.message, isvc.location, here)
+            )
+    for text, check in zip(admission.warnings, admission.warning_checks, strict=True):
+        if check not in selection_checks:
+            found.append(_make(policy, _ADMISSION, check, text, isvc.location, here))
+    if outcome.result in rules.outcome:
+        cause = outcome.cause
+        found.append(
+            _make(
+                policy,
+                _OUTCOME,
+                outcome.result,
+                _shown(outcome, selection_checks) or outcome.message or outcome.result,
+                (cause or isvc).location,
+                ObjectRef.of(cause or isvc),
+                outcome.hint,
+            )
+        )
+    check = outcome.named_check
+    # A named runtime that fails a check is used anyway (named_unsupported).
+    if outcome.named and check is not None and check.failed_check:
+        runtime = outcome.cause or outcome.runtime or isvc
+        message = _shown(outcome, selection_checks) or check.reason or outcome.result
+        found.append(
+            _make(
+                policy, _CHECK, check.failed_check, message, runtime.location, ObjectRef.of(runtime)
+            )
+        )
+    if outcome.reconcile:
+        for component, (error, rule) in failures_with_rules(policy, outcome.components).items():
+            where, holder = _mode_place(outcome, outcome.components[component])
+            group, key = (_RUN_FAILURE, rule) if rule is not None else (_COMPONENT, component)
+            message = f"{component}: {error}"
+            found.append(_make(policy, group, key, message, where, ObjectRef.of(holder)))
+    for component, resolution in outcome.components.items():
+        entry = rules.mode.get(resolution.mode or "")
+        if entry is None or not _asks(policy, resolution.mode):
+            continue
+        mode = policy.modes_in_force[resolution.mode or ""]
+        message = policy.message(
+            entry.message, component=component, mode=mode.name, replacement=mode.replacement or ""
+        )
+        where, holder = _mode_place(outcome, resolution)
+        found.append(_make(policy, _MODE, mode.name, message, where, ObjectRef.of(holder)))
+    for move_id, change in changes:
+        holder = change.holder or isvc
+        found.append(
+            _make(
+                policy,
+                _MODE_MOVE,
+                move_id,
+                change.message,
+                change.hit.location or holder.location,
+                ObjectRef.of(holder),
+            )
+        )
+    return tuple(found)
+
+
+def deprecated(policy: Policy, name: str | None) -> bool:
+    """Whether mode `name` is deprecated in `policy`'s version, with somewhere to
+    move to (a version without the replacement has nothing to move to)."""
+    mode = policy.modes_in_force.get(name or "")
+    if mode is None or mode.status != _DEPRECATED:
+        return False
+    return mode.replacement is None or mode.replacement in policy.modes_in_force
+
+
+def _asks(policy: Policy, name: str | None) -> bool:
+    """Whether a component running in mode `name` is a finding: a mode in force
+    whose status the rules grade, and (deprecated) with somewhere to move to."""
+    mode = policy.modes_in_force.get(name or "")
+    if mode is None:
+        return False
+    return deprecated(policy, name) if mode.status == _DEPRECATED else True
+
+
+def move_targets(policy: Policy, outcome: Outcome) -> list[tuple[str, Any]]:
+    """(component, move) for each component that runs, in the mode a move of the
+    rules goes to: what that move breaks is broken now."""
+    if outcome.no_workload:
+        return []
+    found = []
+    for component, resolution in outcome.components.items():
+        if component in outcome.reconcile or resolution.mode is None:
+            continue
+        for move in policy.rules.mode_moves:
+            if move.to_mode == resolution.mode:
+                found.append((component, move))
+    return found
+
+
+# --- the manifests ---------------------------------------------------------------
+
+
+def invalid_finding(policy: Policy, error: ModetableError, obj: ObjectRef) -> Finding:
+    """An object modetable cannot read, with the error `select` gives for it."""
+    return _make(
+        policy, _MANIFEST, _INVALID, error.message, error.location or Location("<input>"), obj
+    )
+
+
+def duplicate_finding(policy: Policy, earlier: Manifest, later: Manifest) -> Finding:
+    message = duplicate_message(earlier, later)
+    return _make(policy, _MANIFEST, _DUPLICATE, message, later.location, ObjectRef.of(later))
+
+
+def described(policy: Policy) -> list[tuple[str, str, str]]:
+    """(id, description, severity) of every finding the rules grade, in file order."""
+    findings = _findings_rules(policy)
+    listed = []
+    for field in attrs.fields(Findings):
+        group = getattr(findings, field.name)
+        entries = (
+            {f.name: getattr(group, f.name) for f in attrs.fields(type(group))}
+            if attrs.has(type(group))
+            else group
+        )
+        for key, kind in entries.items():
+            listed.append((f"{field.name}/{key}", kind.description, kind.severity))
+    return listed
+
+
+# --- JSON -----------------------------------------------------------------------
+
+
+def finding_json(finding: Finding) -> dict[str, Any]:
+    where = finding.location
+    return {
+        "severity": finding.severity,
+        "id": finding.id,
+        "message": finding.message,
+        "location": {"file": where.file, "line": where.line, "col": where.col},
+        "object": {
+            "kind": finding.object.kind,
+            "namespace": finding.object.namespace,
+            "name": finding.object.name,
+        },
+        "hint": finding.hint,
+    }
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """Findings counted by severity, every severity listed."""
+    tally = dict.fromkeys(SEVERITIES, 0)
+    for finding in findings:
+        tally[finding.severity] += 1
+    return tally

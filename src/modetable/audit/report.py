@@ -1,0 +1,100 @@
+"""The audit for people and for CI: which InferenceServices it covers and shows
+(kubectl's habits: a namespace, sorted rows, a severity), and the audit as a
+`Report` in the formats CI reads."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from modetable import __version__
+from modetable.audit.findings import Finding, at_least, described, worst
+from modetable.audit.fleet import Audited, AuditSummary
+from modetable.manifests import Cluster, Manifest
+from modetable.rules.policy import Policy
+
+if TYPE_CHECKING:
+    from modetable.reports import Report
+
+__all__ = ["as_report", "audited_isvcs", "shown", "write_report"]
+
+_MANIFESTS_GROUP = "manifests"
+
+
+def audited_isvcs(cluster: Cluster, namespace: str | None) -> list[Manifest]:
+    """The InferenceServices to audit, sorted by namespace then name (as kubectl
+    lists them); only `namespace`'s when given."""
+    chosen = [m for m in cluster.isvcs if namespace is None or m.namespace == namespace]
+    return sorted(chosen, key=lambda m: (m.namespace or "", m.name))
+
+
+def shown(item: Audited, threshold: str | None) -> bool:
+    """Whether `--severity threshold` shows `item` (every item without it)."""
+    if threshold is None:
+        return True
+    top = worst(item.findings)
+    return top is not None and at_least(top, threshold)
+
+
+def as_report(
+    policy: Policy,
+    items: Sequence[Audited],
+    summary: AuditSummary,
+    fail_on: str | None,
+) -> Report:
+    from modetable.audit.output import audit_summary_line
+    from modetable.reports import Report, Rule, Subject
+
+    subjects = [
+        Subject(item.isvc.ref, item.isvc.namespace or "", item.isvc.location, item.findings)
+        for item in items
+    ]
+    subjects += [
+        Subject(_object_name(f), _MANIFESTS_GROUP, f.location, (f,))
+        for f in summary.manifest_findings
+    ]
+    return Report(
+        command="audit",
+        title=f"modetable audit ({policy.version})",
+        subjects=tuple(subjects),
+        rules=tuple(Rule(*entry) for entry in described(policy)),
+        summary=audit_summary_line(summary.as_json()),
+        fail_on=fail_on,
+        version=__version__,
+    )
+
+
+def _object_name(finding: Finding) -> str:
+    obj = finding.object
+    if obj.name is None:
+        return str(finding.location)
+    ref = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
+    return f"{obj.kind} {ref}"
+
+
+def write_report(
+    fmt: str,
+    policy: Policy,
+    items: list[Audited],
+    summary: AuditSummary,
+    out: TextIO,
+    args: argparse.Namespace,
+) -> None:
+    """The table, or a CI format (`reports.FORMATS`)."""
+    if fmt == "table":
+        from modetable.audit.output import write_audit
+
+        write_audit(
+            policy,
+            items,
+            summary.as_json(),
+            out,
+            manifest_findings=summary.manifest_findings,
+            headers=not args.no_headers,
+        )
+        return
+    from modetable.reports import write
+
+    fail_on = None if args.fail_on == "never" else args.fail_on
+    write(fmt, as_report(policy, items, summary, fail_on), out)

@@ -1,0 +1,71 @@
+"""JUnit XML: one test case per subject; it fails when a finding reaches the
+report's --fail-on severity, and lists the others in its output."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import TextIO
+
+from modetable.audit.findings import Finding, at_least
+from modetable.reports import Report, Subject
+
+__all__ = ["failing", "line", "write"]
+
+# Characters XML 1.0 cannot hold (a value read from a manifest may have them).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _text(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def line(finding: Finding) -> str:
+    text = f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]"
+    return text + (f" ({finding.hint})" if finding.hint else "")
+
+
+def failing(report: Report, subject: Subject) -> list[Finding]:
+    if report.fail_on is None:
+        return []
+    return [f for f in subject.findings if at_least(f.severity, report.fail_on)]
+
+
+def write(report: Report, out: TextIO) -> None:
+    failures = sum(1 for s in report.subjects if failing(report, s))
+    counts = {
+        "tests": str(len(report.subjects)),
+        "failures": str(failures),
+        "errors": "0",
+        "skipped": "0",
+        "time": "0",
+    }
+    suites = ET.Element("testsuites", {"name": _text(report.title), **counts})
+    suite = ET.SubElement(suites, "testsuite", {"name": _text(report.title), **counts})
+    properties = ET.SubElement(suite, "properties")
+    ET.SubElement(properties, "property", {"name": "modetable", "value": report.version})
+    for subject in report.subjects:
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            {
+                "classname": _text(subject.group),
+                "name": _text(subject.name),
+                "file": _text(subject.location.file),
+                "line": str(subject.location.line or 0),
+                "time": "0",
+            },
+        )
+        failed = failing(report, subject)
+        if failed:
+            first = failed[0]
+            failure = ET.SubElement(
+                case, "failure", {"message": _text(first.message), "type": first.id}
+            )
+            failure.text = _text("\n".join(line(f) for f in failed))
+        others = [f for f in subject.findings if f not in failed]
+        if others:
+            ET.SubElement(case, "system-out").text = _text("\n".join(line(f) for f in others))
+    ET.indent(suites)
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(ET.tostring(suites, encoding="unicode") + "\n")

@@ -1,0 +1,103 @@
+"""SARIF 2.1.0 (the format code-scanning services read): one rule per finding
+id, with its description; one result per finding, at its file and line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from modetable.audit.findings import Finding
+from modetable.reports import Report
+
+__all__ = ["LEVELS", "SCHEMA", "VERSION", "document", "location", "result", "uri", "write"]
+
+SCHEMA = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+VERSION = "2.1.0"
+# A finding's severity → SARIF's level.
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+# The file name modetable gives standard input: no artifact to point at.
+_STDIN = "<stdin>"
+
+
+def uri(file: str) -> str:
+    """A manifest's path as a URI reference: relative paths stay relative (to
+    the folder the command ran in), with `/` and percent-encoding."""
+    path = Path(file)
+    if path.is_absolute():
+        return path.as_uri()
+    return quote(path.as_posix())
+
+
+def location(finding: Finding) -> dict[str, Any] | None:
+    where = finding.location
+    if where.file == _STDIN:
+        return None
+    region: dict[str, Any] = {}
+    if where.line is not None:
+        region["startLine"] = where.line
+        if where.col is not None:
+            region["startColumn"] = where.col
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri(where.file)}}
+    if region:
+        physical["region"] = region
+    return {"physicalLocation": physical}
+
+
+def result(finding: Finding, index: int) -> dict[str, Any]:
+    obj = finding.object
+    message = finding.message + (f" ({finding.hint})" if finding.hint else "")
+    data: dict[str, Any] = {
+        "ruleId": finding.id,
+        "ruleIndex": index,
+        "level": LEVELS[finding.severity],
+        "message": {"text": message},
+    }
+    placed = location(finding)
+    if placed is not None:
+        data["locations"] = [placed]
+    if obj.kind is not None:
+        data["properties"] = {"kind": obj.kind, "namespace": obj.namespace, "name": obj.name}
+    return data
+
+
+def document(report: Report) -> dict[str, Any]:
+    rules = list(report.rules)
+    known = {rule.id for rule in rules}
+    # A finding whose id the report does not list still gets a rule (never in
+    # the shipped rules: their ids are all listed).
+    for finding in report.findings:
+        if finding.id not in known:
+            known.add(finding.id)
+            rules.append(type(rules[0])(finding.id, finding.id, finding.severity))
+    index = {rule.id: number for number, rule in enumerate(rules)}
+    return {
+        "$schema": SCHEMA,
+        "version": VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "modetable",
+                        "version": report.version,
+                        "rules": [
+                            {
+                                "id": rule.id,
+                                "shortDescription": {"text": rule.description},
+                                "defaultConfiguration": {"level": LEVELS[rule.severity]},
+                            }
+                            for rule in rules
+                        ],
+                    }
+                },
+                "results": [result(f, index[f.id]) for f in report.findings],
+            }
+        ],
+    }
+
+
+def write(report: Report, out: TextIO) -> None:
+    out.write(json.dumps(document(report), indent=2, ensure_ascii=False) + "\n")

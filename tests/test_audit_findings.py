@@ -1,0 +1,312 @@
+"""The audit's findings: one set per InferenceService, graded by the rules'
+`findings` section, at the place to fix; on the catalog and on small fleets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import (
+    CATALOG,
+    format_entry,
+    isvc_doc,
+    llama_model_spec,
+    model_doc,
+    need,
+    run_cli,
+    runtime_doc,
+    write,
+)
+from test_audit import LWS_COMMAND, fleet_documents
+
+from modetable.audit.findings import described
+
+
+@pytest.fixture(scope="module")
+def catalog_audit():
+    run = run_cli("audit", str(need(CATALOG)), "-o", "json")
+    assert run.code == 1, run.err
+    return run.json()
+
+
+def _by_ref(document: dict) -> dict[str, dict]:
+    return {item["isvc"]: item for item in document["items"]}
+
+
+def _line(location: dict) -> str:
+    return Path(location["file"]).read_text().splitlines()[location["line"] - 1]
+
+
+@pytest.mark.parametrize(
+    ("isvc", "runtime"),
+    [
+        ("deepseek-r1/deepseek-r1", "srt-deepseek-rdma"),
+        ("kimi-k2-instruct/kimi-k2-instruct", "srt-kimi-k2-pd"),
+    ],
+)
+def test_omenative_services_whose_runtimes_rely_on_a_leaderworkerset(catalog_audit, isvc, runtime):
+    """Under v1.3 they run OMENative, upgrade or not, and their runtimes still use
+    LWS_* variables and leaderworkerset.sigs.k8s.io labels: each use is a warning
+    at the runtime's line."""
+    item = _by_ref(catalog_audit)[isvc]
+    assert item["problems"] == []
+    assert item["components"]["engine"] == {"mode": "OMENative", "source": "LeaderWorkerShape"}
+    moves = [f for f in item["findings"] if f["id"] == "mode_move/leaderworkerset-to-omenative"]
+    assert moves
+    for finding in moves:
+        assert finding["severity"] == "warning"
+        assert finding["object"] == {
+            "kind": "ClusterServingRuntime",
+            "namespace": None,
+            "name": runtime,
+        }
+        name = finding["message"].split(" uses the ")[1].split()[1].rstrip(",")
+        prefix = name.split("=")[0]
+        assert prefix.startswith(("LWS_", "leaderworkerset.sigs.k8s.io/"))
+        assert prefix in _line(finding["location"])
+        assert finding["message"].startswith(f"ClusterServingRuntime {runtime} spec.")
+        assert "which OMENative does not set" in finding["message"]
+
+
+def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
+    """The webhook warns and OME records a RuntimeCompatibilityAdvisory event: a
+    warning at the runtime, by the check the runtime fails."""
+    advisories = [
+        (item, f)
+        for item in catalog_audit["items"]
+        for f in item["findings"]
+        if f["id"].startswith("check/")
+    ]
+    assert len(advisories) == 78
+    for item, finding in advisories:
+        assert item["result"] == "named_unsupported"
+        assert "RuntimeCompatibilityAdvisory" in {e["reason"] for e in item["events"]}
+        assert finding["severity"] == "warning"
+        assert finding["message"] in item["admission"]["warnings"]
+        assert finding["object"]["name"] == item["runtime"]["name"]
+        assert finding["location"]["line"] == 1
+
+
+def test_the_catalog_summary_counts_by_severity(catalog_audit):
+    summary = catalog_audit["summary"]
+    assert summary["isvcs"] == 142
+    assert summary["severity"] == {"error": 30, "warning": 78, "info": 0}
+    assert summary["ok"] == 142 - 30 - 78
+    items = catalog_audit["items"]
+    every = [f for item in items for f in item["findings"]] + catalog_audit["manifest_findings"]
+    assert summary["findings"] == {
+        s: sum(f["severity"] == s for f in every) for s in ("error", "warning", "info")
+    }
+    assert [f["id"] for f in catalog_audit["manifest_findings"]] == ["manifest/duplicate"] * 10
+    assert sum(not item["findings"] for item in items) == summary["ok"]
+
+
+def test_a_broken_model_is_the_object_to_fix(catalog_audit):
+    item = _by_ref(catalog_audit)["bge-m3/bge-m3"]
+    [finding] = item["findings"]
+    assert finding["id"] == "outcome/model_format_missing"
+    assert finding["object"] == {"kind": "ClusterBaseModel", "namespace": None, "name": "bge-m3"}
+    assert finding["location"]["file"].endswith("models/BAAI/bge-m3.yaml")
+    assert item["cause"]["at"] == f"{finding['location']['file']}:1:1"
+    assert finding["message"] == item["admission"]["message"]
+
+
+def test_every_finding_id_is_graded_by_the_rules(catalog_audit, v13):
+    graded = {entry[0]: entry[2] for entry in described(v13)}
+    for item in catalog_audit["items"]:
+        for finding in item["findings"]:
+            assert graded[finding["id"]] == finding["severity"]
+
+
+# --- small fleets -----------------------------------------------------------------
+
+
+@pytest.fixture
+def fleet(tmp_path):
+    documents = fleet_documents()
+    write(tmp_path, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
+    write(tmp_path, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
+    return tmp_path / "fleet"
+
+
+def _warnings_only(tmp_path) -> Path:
+    """One InferenceService on a deprecated mode: a warning and nothing worse."""
+    documents = fleet_documents()
+    text = yaml.safe_dump_all([*documents[:4], documents[4]], sort_keys=False)
+    return write(tmp_path, "warn.yaml", text)
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "code"), [(None, 0), ("error", 0), ("warning", 1), ("never", 0)]
+)
+def test_fail_on_picks_the_severity_that_fails(tmp_path, fail_on, code):
+    path = _warnings_only(tmp_path)
+    argv = ["audit", str(path)] + (["--fail-on", fail_on] if fail_on else [])
+    run = run_cli(*argv)
+    assert run.code == code, run.out
+    assert run.out.splitlines()[-1].endswith(
+        "1 with warnings, 0 with info; findings: 0 errors, 1 warning, 0 info"
+    )
+
+
+def test_fail_on_never_passes_errors_too(fleet):
+    assert run_cli("audit", str(fleet)).code == 1
+    assert run_cli("audit", str(fleet), "--fail-on", "never").code == 0
+
+
+def test_a_component_running_omenative_with_lws_names_is_found_now(tmp_path):
+    """No upgrade involved: the engine runs OMENative (its leader/worker shape) and
+    the runtime's command reads LWS_* variables that OMENative does not set."""
+    lws = {"runner": {"name": "ome-container", "command": LWS_COMMAND}}
+    documents = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc(
+            "lws",
+            supportedModelFormats=[format_entry()],
+            engineConfig={"leader": lws, "worker": lws},
+        ),
+        isvc_doc("grouped", "a", engine={}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    item = run_cli("audit", str(path), "-o", "json").json()["items"][0]
+    assert item["components"] == {"engine": {"mode": "OMENative", "source": "LeaderWorkerShape"}}
+    assert [(f["id"], f["severity"], f["message"]) for f in item["findings"]] == [
+        (
+            "mode_move/leaderworkerset-to-omenative",
+            "warning",
+            f"ClusterServingRuntime lws spec.engineConfig.{side}.runner.command[{index}] uses the "
+            f"variable {name}, which OMENative does not set: use {replacement}",
+        )
+        for side in ("leader", "worker")
+        for index, name, replacement in (
+            (2, "LWS_LEADER_ADDRESS", "OME_LEADER_ADDRESS"),
+            (4, "LWS_GROUP_SIZE", "OME_INSTANCE_POD_COUNT"),
+        )
+    ]
+    for finding in item["findings"]:
+        assert "$(LWS_" in _line(finding["location"])
+    # The same runtime in v1.2.2 runs a LeaderWorkerSet (MultiNode): nothing breaks.
+    older = run_cli("--ome-version", "v1.2.2", "audit", str(path), "-o", "json").json()
+    assert older["items"][0]["findings"] == []
+
+
+def test_a_misspelled_model_gets_did_you_mean(tmp_path):
+    documents = [
+        model_doc("llama-3-70b", **llama_model_spec()),
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        isvc_doc("typo", "a", engine={}, model={"name": "llama-3-7b"}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    [finding] = run_cli("audit", str(path), "-o", "json").json()["items"][0]["findings"]
+    assert finding["id"] == "outcome/model_missing"
+    assert finding["hint"] == 'did you mean "llama-3-70b"?'
+    select = run_cli("select", "--isvc", "a/typo", str(path))
+    assert 'did you mean "llama-3-70b"?' in select.out.splitlines()
+
+
+def test_a_misspelled_runtime_gets_did_you_mean(tmp_path):
+    documents = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("srt-llama", supportedModelFormats=[format_entry()]),
+        isvc_doc("typo", "a", engine={}, runtime={"name": "srt-lama"}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    data = run_cli("select", "--isvc", "a/typo", str(path), "-o", "json").json()
+    assert (data["result"], data["hint"]) == ("runtime_missing", 'did you mean "srt-llama"?')
+
+
+def test_a_disabled_named_runtime_is_the_object_to_fix(tmp_path):
+    documents = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("off", supportedModelFormats=[format_entry()], disabled=True),
+        isvc_doc("svc", "a", engine={}, runtime={"name": "off"}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    [finding] = run_cli("audit", str(path), "-o", "json").json()["items"][0]["findings"]
+    assert finding["id"] == "outcome/runtime_disabled"
+    assert finding["object"] == {"kind": "ClusterServingRuntime", "namespace": None, "name": "off"}
+    select = run_cli("select", "--isvc", "a/svc", str(path))
+    assert select.out.splitlines()[2] == f"Cause: ClusterServingRuntime off ({path}:15:1)"
+
+
+def test_an_unknown_isvc_gets_did_you_mean(fleet):
+    run = run_cli("select", "--isvc", "a/pined", str(fleet))
+    assert (run.code, run.err) == (
+        2,
+        "modetable: error: no InferenceService 'a/pined' among the manifests "
+        '(did you mean "a/pinned"?)\n',
+    )
+
+
+# --- kubectl habits -----------------------------------------------------------------
+
+
+def _rows(run) -> list[list[str]]:
+    return [line.split()[:2] for line in run.out.split("\n\n")[0].splitlines()]
+
+
+def test_namespace_and_sorted_rows(fleet):
+    assert _rows(run_cli("audit", str(fleet), "-n", "b")) == [
+        ["NAMESPACE", "NAME"],
+        ["b", "lost"],
+        ["b", "routed"],
+    ]
+    everything = run_cli("audit", str(fleet), "-A")
+    assert _rows(everything)[1:] == [
+        ["a", "native"],
+        ["a", "pinned"],
+        ["b", "lost"],
+        ["b", "routed"],
+    ]
+    run = run_cli("audit", str(fleet), "-n", "b", "-A")
+    assert run.code == 2
+    assert "not allowed with argument" in run.err
+
+
+def test_severity_shows_only_what_reaches_it(fleet):
+    errors = run_cli("audit", str(fleet), "--severity", "error", "-o", "json").json()
+    assert [i["isvc"] for i in errors["items"]] == ["b/lost", "b/routed"]
+    assert errors["summary"]["isvcs"] == 4  # the summary counts every InferenceService
+    problems = run_cli("audit", str(fleet), "--problems-only", "-o", "json").json()
+    assert [i["isvc"] for i in problems["items"]] == ["a/pinned", "b/lost", "b/routed"]
+
+
+def test_no_headers_and_quiet(fleet):
+    plain = run_cli("audit", str(fleet), "--no-headers")
+    assert plain.out.splitlines()[0].split()[:2] == ["a", "native"]
+    quiet = run_cli("audit", str(fleet), "--quiet")
+    assert (quiet.code, quiet.out, quiet.err) == (1, "", "")
+    assert run_cli("audit", str(fleet), "-q", "--fail-on", "never").code == 0
+
+
+def test_duplicates_are_warned_once_with_a_count(tmp_path):
+    documents = fleet_documents()
+    write(tmp_path, "a.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    write(tmp_path, "b.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    run = run_cli("audit", str(tmp_path), "-o", "json")
+    [line] = run.err.splitlines()
+    assert line.startswith(f"modetable: warning: {tmp_path}/b.yaml:")
+    assert line.endswith(
+        "the later one is used, as kubectl apply would leave it "
+        "(and 7 more defined twice: `modetable audit` lists each)"
+    )
+    found = run.json()["manifest_findings"]
+    assert [f["id"] for f in found] == ["manifest/duplicate"] * 8
+    assert {f["location"]["file"] for f in found} == {f"{tmp_path}/b.yaml"}
+
+
+def test_a_runtime_of_another_namespace_is_said_where_it_is(tmp_path):
+    documents = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc(
+            "mine", kind="ServingRuntime", namespace="other", supportedModelFormats=[format_entry()]
+        ),
+        isvc_doc("svc", "a", engine={}, runtime={"name": "mine", "kind": "ServingRuntime"}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    data = run_cli("select", "--isvc", "a/svc", str(path), "-o", "json").json()
+    assert (data["result"], data["hint"]) == (
+        "runtime_missing",
+        'ServingRuntime "other/mine" exists',
+    )

@@ -1,0 +1,238 @@
+"""The formats CI reads, read back the way CI reads them: GitHub workflow
+commands, JUnit XML (junitparser), SARIF 2.1.0 (the official schema, with
+jsonschema), Markdown (rendered as mkdocs renders it); for `audit` and
+`rules check`."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import markdown
+import pytest
+import yaml
+from conftest import CATALOG, RULES, need, run_cli, write
+from junitparser import Failure, JUnitXml
+from test_audit import fleet_documents
+
+from modetable.audit.findings import described
+
+SARIF_SCHEMA = Path(__file__).with_name("sarif-schema-2.1.0.json")
+# `::error file=F,line=L,col=C,title=T::message` (the runner's own grammar).
+COMMAND = re.compile(r"^::(error|warning|notice) ((?:[a-z]+=[^,]*)(?:,[a-z]+=[^,]*)*)::(.*)$")
+
+
+@pytest.fixture
+def fleet(tmp_path, monkeypatch):
+    """The fleet of tests/test_audit.py, with relative paths (as CI runs it)."""
+    documents = fleet_documents()
+    write(tmp_path, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
+    write(tmp_path, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
+    monkeypatch.chdir(tmp_path)
+    return "fleet"
+
+
+def _unescape(text: str, prop: bool = False) -> str:
+    if prop:
+        text = text.replace("%3A", ":").replace("%2C", ",")
+    return text.replace("%0A", "\n").replace("%0D", "\r").replace("%25", "%")
+
+
+def _commands(out: str) -> list[tuple[str, dict[str, str], str]]:
+    found = []
+    for line in out.splitlines():
+        match = COMMAND.match(line)
+        if match:
+            props = dict(p.split("=", 1) for p in match.group(2).split(","))
+            props = {k: _unescape(v, prop=True) for k, v in props.items()}
+            found.append((match.group(1), props, _unescape(match.group(3))))
+    return found
+
+
+def _json(*argv: str) -> dict:
+    return run_cli(*argv, "-o", "json").json()
+
+
+def _all_findings(document: dict) -> list[dict]:
+    found = [f for item in document["items"] for f in item["findings"]]
+    return found + document["manifest_findings"]
+
+
+# --- github ---------------------------------------------------------------------------
+
+
+def test_github_commands_point_at_the_manifest_lines(fleet):
+    run = run_cli("audit", fleet, "-o", "github")
+    assert run.code == 1
+    commands = _commands(run.out)
+    findings = _all_findings(_json("audit", fleet))
+    assert len(commands) == len(findings) == 4
+    words = {"error": "error", "warning": "warning", "info": "notice"}
+    for (command, props, message), finding in zip(commands, findings, strict=True):
+        where = finding["location"]
+        assert command == words[finding["severity"]]
+        assert props["file"] == where["file"]
+        assert (props["line"], props["col"]) == (str(where["line"]), str(where["col"]))
+        assert Path(props["file"]).exists()
+        assert int(props["line"]) <= len(Path(props["file"]).read_text().splitlines())
+        assert props["title"].startswith(f"modetable {finding['id']} (")
+        assert message == finding["message"]
+    assert run.out.splitlines()[-1].startswith("4 InferenceServices (v1.3): 1 ok")
+
+
+def test_github_escapes_what_would_end_a_command():
+    from modetable.audit.findings import Finding, ObjectRef
+    from modetable.errors import Location
+    from modetable.reports.github import command
+
+    finding = Finding(
+        "error",
+        "manifest/invalid",
+        "100% bad:\nsecond",
+        Location("a,b:c.yaml", 3, 1),
+        ObjectRef(None, None, None),
+    )
+    assert command(finding) == (
+        "::error file=a%2Cb%3Ac.yaml,line=3,col=1,title=modetable manifest/invalid::"
+        "100%25 bad:%0Asecond"
+    )
+
+
+# --- junit -----------------------------------------------------------------------------
+
+
+def _cases(xml: str, tmp_path: Path):
+    path = tmp_path / "report.xml"
+    path.write_text(xml)
+    suites = JUnitXml.fromfile(str(path))
+    [suite] = list(suites)
+    return suite, list(suite)
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "failing"),
+    [("error", ("error",)), ("warning", ("error", "warning")), ("never", ())],
+)
+def test_junit_one_case_per_isvc_and_counts_match_the_summary(fleet, tmp_path, fail_on, failing):
+    run = run_cli("audit", fleet, "-o", "junit", "--fail-on", fail_on)
+    summary = _json("audit", fleet)["summary"]
+    suite, cases = _cases(run.out, tmp_path)
+    assert suite.tests == len(cases) == summary["isvcs"]
+    assert suite.failures == sum(summary["severity"][s] for s in failing)
+    assert [c.name for c in cases] == ["a/native", "a/pinned", "b/lost", "b/routed"]
+    assert [c.classname for c in cases] == ["a", "a", "b", "b"]
+    failed = {c.name: c for c in cases if any(isinstance(r, Failure) for r in c.result)}
+    assert len(failed) == suite.failures
+    if fail_on == "error":
+        [failure] = failed["b/lost"].result
+        assert failure.type == "outcome/model_missing"
+        assert failure.message.startswith('admission webhook "inferenceservice')
+
+
+def test_junit_of_the_catalog_counts_every_object(tmp_path):
+    catalog = str(need(CATALOG))
+    run = run_cli("audit", catalog, "-o", "junit")
+    document = _json("audit", catalog)
+    suite, cases = _cases(run.out, tmp_path)
+    assert len(cases) == document["summary"]["isvcs"] + len(document["manifest_findings"])
+    assert suite.failures == document["summary"]["severity"]["error"]
+
+
+def test_rules_check_junit_is_one_case_per_finding(tmp_path):
+    broken = tmp_path / "modes.yaml"
+    broken.write_text(
+        RULES.read_text().replace(
+            "      description: No runtime passes selection", "      descriptionX: x", 1
+        )
+    )
+    run = run_cli("rules", "check", str(broken), "-o", "junit")
+    assert run.code == 1
+    listed = run_cli("rules", "check", str(broken), "-o", "json").json()["findings"]
+    suite, cases = _cases(run.out, tmp_path)
+    assert len(cases) == len(listed) == suite.failures >= 1
+    assert [c.classname for c in cases] == [f["code"] for f in listed]
+
+
+# --- sarif -----------------------------------------------------------------------------
+
+
+def _sarif(*argv: str) -> dict:
+    document = json.loads(run_cli(*argv, "-o", "sarif").out)
+    schema = json.loads(SARIF_SCHEMA.read_text())
+    jsonschema.Draft4Validator.check_schema(schema)
+    jsonschema.Draft4Validator(schema).validate(document)
+    return document
+
+
+def test_sarif_validates_and_points_at_real_lines(fleet):
+    document = _sarif("audit", fleet)
+    [run] = document["runs"]
+    rules = run["tool"]["driver"]["rules"]
+    from modetable.rules import load_ruleset
+
+    graded = described(load_ruleset(RULES).at(None))
+    assert [(r["id"], r["shortDescription"]["text"]) for r in rules] == [
+        (entry[0], entry[1]) for entry in graded
+    ]
+    findings = _all_findings(_json("audit", fleet))
+    assert len(run["results"]) == len(findings)
+    for result, finding in zip(run["results"], findings, strict=True):
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == finding["id"]
+        [location] = result["locations"]
+        physical = location["physicalLocation"]
+        path = Path(physical["artifactLocation"]["uri"])
+        lines = path.read_text().splitlines()
+        assert 1 <= physical["region"]["startLine"] <= len(lines)
+        assert physical["region"]["startLine"] == finding["location"]["line"]
+        assert result["message"]["text"] == finding["message"]
+
+
+def test_sarif_of_the_catalog_validates():
+    document = _sarif("audit", str(need(CATALOG)))
+    levels = [r["level"] for r in document["runs"][0]["results"]]
+    assert levels.count("error") == 30
+
+
+def test_sarif_of_rules_check_validates():
+    document = _sarif("rules", "check", str(RULES))
+    assert document["runs"][0]["results"] == []
+    assert "GAP" in [r["id"] for r in document["runs"][0]["tool"]["driver"]["rules"]]
+
+
+# --- markdown ---------------------------------------------------------------------------
+
+
+def test_markdown_renders_as_a_table(fleet):
+    run = run_cli("audit", fleet, "-o", "markdown")
+    html = markdown.markdown(run.out, extensions=["tables"])
+    assert html.count("<table>") == 1
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    assert len(rows) == 1 + len(_all_findings(_json("audit", fleet)))
+    assert re.findall(r"<th[^>]*>(.*?)</th>", rows[0]) == [
+        "Severity",
+        "Finding",
+        "Subject",
+        "Object to fix",
+        "Where",
+        "Message",
+    ]
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", rows[1], re.S)
+    assert cells[:4] == [
+        "warning",
+        "<code>mode/MultiNode</code>",
+        "a/pinned",
+        "InferenceService a/pinned",
+    ]
+    assert "<h3>modetable audit (v1.3)</h3>" in html
+
+
+def test_markdown_with_nothing_found(tmp_path):
+    documents = fleet_documents()
+    path = write(
+        tmp_path, "ok.yaml", yaml.safe_dump_all([*documents[:4], documents[5]], sort_keys=False)
+    )
+    run = run_cli("audit", str(path), "-o", "markdown")
+    assert run.code == 0
+    assert run.out.endswith("\nNo findings.\n")
