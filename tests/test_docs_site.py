@@ -21,11 +21,14 @@ def nav_pages(nav) -> list[str]:
     return pages
 
 
-def test_mkdocs_build_strict_passes(tmp_path):
+@pytest.fixture(scope="module")
+def matching_page(tmp_path_factory) -> str:
+    """The site built once (`mkdocs build --strict`), its matching-rule page."""
+    site = tmp_path_factory.mktemp("site")
     build = subprocess.run(
         [
             *(sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"),
-            *("--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")),
+            *("--config-file", str(ROOT / "mkdocs.yml"), "--site-dir", str(site)),
         ],
         capture_output=True,
         text=True,
@@ -33,13 +36,28 @@ def test_mkdocs_build_strict_passes(tmp_path):
         timeout=300,
     )
     assert build.returncode == 0, build.stdout + build.stderr
-    html = (tmp_path / "site" / "deployment-mode-matching" / "index.html").read_text()
+    return (site / "deployment-mode-matching" / "index.html").read_text()
+
+
+def test_mkdocs_build_strict_passes(matching_page):
+    html = matching_page
     # The generated tables reach the site as tables, not as text inside a comment.
     page = (ROOT / "docs" / "deployment-mode-matching.md").read_text()
     # The page's own content: after the theme's navigation, before its keyboard-help modal.
     content = html[html.index('role="main"') : html.index('id="mkdocs_keyboard_modal"')]
     assert tables_of_html(content) == html_tables(page)
-    assert len(html_tables(page)) == 10
+    assert len(html_tables(page)) == 12
+
+
+def test_the_site_shows_the_matching_matrix_of_each_version(matching_page, ruleset):
+    """The matrix region reaches the built site as one table per version, each
+    cell the rows' own decision (tests/test_html_matrix.py checks the cells)."""
+    from modetable.html.matrix import matrix_html
+
+    html = matching_page
+    for version in ruleset.versions:
+        expected = matrix_html(ruleset.at(version), inline_style=True).strip()
+        assert expected in html, version
 
 
 def test_every_page_is_in_the_nav_and_every_nav_entry_is_a_page():

@@ -24,6 +24,7 @@ from modetable.yamlio import where
 
 __all__ = [
     "CI_FORMATS",
+    "HTML_FORMAT",
     "add_isvc_inputs",
     "add_manifests",
     "add_namespaces",
@@ -40,9 +41,13 @@ __all__ = [
 # The formats CI reads (modetable.reports.FORMATS), for commands whose answer is findings.
 CI_FORMATS = ("github", "junit", "sarif", "markdown")
 
+# A self-contained page (modetable.html), for commands that offer one.
+HTML_FORMAT = "html"
 
-def add_output(parser: argparse.ArgumentParser, *, ci: bool = False) -> None:
-    choices = (*FORMATS, *CI_FORMATS) if ci else FORMATS
+
+def add_output(parser: argparse.ArgumentParser, *, ci: bool = False, html: bool = False) -> None:
+    """-o: `ci` adds the formats CI reads, `html` a page that opens from disk."""
+    choices = (*FORMATS, *(CI_FORMATS if ci else ()), *((HTML_FORMAT,) if html else ()))
     parser.add_argument(
         "-o", "--output", choices=choices, default="table", help="output format (default: table)"
     )

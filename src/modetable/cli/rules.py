@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.cli import RULES_HELP
-from modetable.cli.common import CI_FORMATS, Io, add_output
+from modetable.cli.common import CI_FORMATS, HTML_FORMAT, Io, add_output
 from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
 
 if TYPE_CHECKING:
+    from modetable.authoring.diff import Side
     from modetable.rules.find import RulesPath
 
 __all__ = ["EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "problem_json", "run"]
@@ -62,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare OTHER_FILE (before) with the rules file (after) at one version",
     )
     _rules_option(diff)
-    add_output(diff)
+    add_output(diff, html=True)
 
 
 def _rules_option(parser: argparse.ArgumentParser) -> None:
@@ -278,7 +279,10 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
                 for s in sections
             ],
         }
-        dump(data, args.output, io.stdout)
+        if args.output == HTML_FORMAT:
+            _diff_html(data, before, after, io)
+        else:
+            dump(data, args.output, io.stdout)
     else:
         io.stdout.write(f"From {before.label} to {after.label}:\n")
         for section in changed:
@@ -294,3 +298,13 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
         if unchanged:
             io.stdout.write(f"\nNo change: {'; '.join(unchanged)}.\n")
     return EXIT_NEGATIVE if changed else EXIT_OK
+
+
+def _diff_html(data: dict[str, Any], before: Side, after: Side, io: Io) -> None:
+    """The JSON's data as a page, led by the matching matrix with its changed cells."""
+    from modetable.html.diff_page import diff_page
+    from modetable.html.matrix import diff_matrix_html, matrix_style
+
+    caption = f"Matching under {after.label}, changes from {before.label} marked"
+    matrix = diff_matrix_html(before.policy, after.policy, caption)
+    io.stdout.write(diff_page(data, matrix, style=matrix_style()))

@@ -10,12 +10,19 @@ from modetable.docs.common import (
     range_note,
 )
 from modetable.docs.markdown import bullets, code, table, words
+from modetable.html.matrix import matrix_html, policies_by_version
 from modetable.matching import NONE, decide
 from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import in_force
 
-__all__ = ["compared_components", "matching_rows", "matching_table", "mismatch_message"]
+__all__ = [
+    "compared_components",
+    "matching_matrix",
+    "matching_rows",
+    "matching_table",
+    "mismatch_message",
+]
 
 _HIT_POLICIES = {
     "UNIQUE": "exactly one row matches any pair of inputs",
@@ -103,6 +110,11 @@ def matching_rows(policy: Policy) -> str:
     ]
     meaning = _HIT_POLICIES.get(matching.hit_policy, "")
     return table(headers, rows) + f"\nHit policy {code(matching.hit_policy)}: {meaning}.\n"
+
+
+def matching_matrix(policy: Policy) -> str:
+    """The table as a picture (HTML): every pair of modes decided, a matrix per version."""
+    return "\n".join(matrix_html(each, inline_style=True) for each in policies_by_version(policy))
 
 
 def mismatch_message(policy: Policy) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from modetable.docs.markdown import bullets, code
 from modetable.docs.matching_tables import (
     compared_components,
+    matching_matrix,
     matching_rows,
     matching_table,
     mismatch_message,
@@ -28,6 +29,7 @@ __all__ = [
     "Renderer",
     "compared_components",
     "declaration_table",
+    "matching_matrix",
     "matching_rows",
     "matching_table",
     "mismatch_message",
@@ -52,6 +54,7 @@ REGIONS: dict[str, Renderer] = {
     "compared-components": compared_components,
     "matching-table": matching_table,
     "matching-rows": matching_rows,
+    "matching-matrix": matching_matrix,
     "mismatch-message": mismatch_message,
     "declaration-table": declaration_table,
     "valid-modes": valid_modes,
