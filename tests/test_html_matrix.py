@@ -134,3 +134,18 @@ def test_rules_diff_html_against_a_file_with_a_changed_row(tmp_path, ruleset):
     ]
     assert _marked(run.out) == rejected
     assert "changed: was Passes, row <code>different-mode</code>" in run.out
+
+
+def test_rules_without_a_docs_section_still_give_the_diff_page(tmp_path):
+    from conftest import RULES
+
+    text = RULES.read_text()
+    path = write(tmp_path, "rules/modes.yaml", text[: text.index("\n# The words `modetable docs`")])
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "modes.schema.json").write_text(
+        (RULES.parent.parent / "schema" / "modes.schema.json").read_text()
+    )
+    run = run_cli("rules", "diff", "v1.2.2", "v1.3", "--rules", str(path), "-o", "html")
+    assert run.code == 1, run.err
+    assert "<caption>Matching under v1.3, changes from v1.2.2 marked</caption>" in run.out
+    assert "<th scope=\"row\">none</th>" in run.out  # the rules' own word for no mode

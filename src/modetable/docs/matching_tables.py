@@ -114,6 +114,7 @@ def matching_rows(policy: Policy) -> str:
 
 def matching_matrix(policy: Policy) -> str:
     """The table as a picture (HTML): every pair of modes decided, a matrix per version."""
+    docs_of(policy)  # the words around the rules are the docs section's
     return "\n".join(matrix_html(each, inline_style=True) for each in policies_by_version(policy))
 
 

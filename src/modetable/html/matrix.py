@@ -15,7 +15,7 @@ import attrs
 
 from modetable.errors import ModetableError
 from modetable.html.markup import asset, element, text
-from modetable.matching import decide
+from modetable.matching import NONE, decide
 from modetable.rules.policy import Policy
 from modetable.templates import fill
 
@@ -111,15 +111,14 @@ def _inline(words: str) -> str:
 
 
 def _labels(policy: Policy) -> tuple[str, str, str]:
-    """The rows' heading, the columns' heading, and how no mode is written."""
+    """The rows' heading, the columns' heading, and how no mode is written: the
+    docs' words when the rules have them, for the docs' component (else the first)."""
     docs = policy.rules.docs
-    none = docs.none if docs is not None else "none"
-    values: dict[str, str] = {}
-    if docs is not None:
-        component = policy.components_by_name.get(docs.matching_table.component)
-        if component is not None:
-            values = policy.placeholder_values(component)
+    named = docs.matching_table.component if docs is not None else None
+    component = policy.components_by_name.get(named or "", policy.components[0])
+    values = policy.placeholder_values(component)
     inputs = policy.rules.matching.inputs
+    none = docs.none if docs is not None else NONE
     return fill(inputs["requested"], values), fill(inputs["declared"], values), none
 
 
