@@ -310,3 +310,71 @@ def test_a_runtime_of_another_namespace_is_said_where_it_is(tmp_path):
         "runtime_missing",
         'ServingRuntime "other/mine" exists',
     )
+
+
+PLANTED = """\
+apiVersion: ome.io/v1beta1
+kind: ClusterServingRuntime
+metadata:
+  name: planted-broken
+spec:
+  disabled: "no"
+"""
+
+
+def test_a_planted_malformed_runtime_is_one_finding_and_the_rest_is_audited(tmp_path):
+    catalog = str(need(CATALOG))
+    planted = write(tmp_path, "planted.yaml", PLANTED)
+    run = run_cli("audit", catalog, str(planted), "-o", "json")
+    assert run.code == 1, run.err
+    document = run.json()
+    assert document["summary"]["isvcs"] == 142
+    invalid = [f for f in document["manifest_findings"] if f["id"] == "manifest/invalid"]
+    select = run_cli("select", "--isvc", "deepseek-r1/deepseek-r1", catalog, str(planted))
+    assert select.code == 2
+    assert invalid == [
+        {
+            "severity": "error",
+            "id": "manifest/invalid",
+            "message": "spec.disabled must be true or false, got the string 'no'",
+            "location": {"file": str(planted), "line": 6, "col": 13},
+            "object": {
+                "kind": "ClusterServingRuntime",
+                "namespace": None,
+                "name": "planted-broken",
+            },
+            "hint": None,
+        }
+    ]
+    assert select.err.splitlines()[-1] == (
+        f"modetable: error: {planted}:6:13: spec.disabled must be true or false, "
+        "got the string 'no'"
+    )
+    assert run_cli("match", "--isvc", "deepseek-r1/deepseek-r1", catalog, str(planted)).code == 2
+    # Everything else as without it: one error more.
+    clean = run_cli("audit", catalog, "-o", "json").json()["summary"]
+    assert document["summary"]["findings"]["error"] == clean["findings"]["error"] + 1
+    assert document["summary"]["severity"] == clean["severity"]
+
+
+def test_a_malformed_isvc_is_left_out_and_found(tmp_path):
+    documents = fleet_documents()
+    text = yaml.safe_dump_all(documents, sort_keys=False) + (
+        "---\nkind: InferenceService\nmetadata: {name: bad, namespace: a}\nspec: [1]\n"
+        "---\nkind: 7\n"
+    )
+    path = write(tmp_path, "f.yaml", text)
+    document = run_cli("audit", str(path), "-o", "json").json()
+    assert [i["isvc"] for i in document["items"]] == ["a/native", "a/pinned", "b/lost", "b/routed"]
+    assert [(f["object"], f["message"]) for f in document["manifest_findings"]] == [
+        (
+            {"kind": "InferenceService", "namespace": "a", "name": "bad"},
+            "spec must be a mapping, got a list",
+        ),
+        (
+            {"kind": None, "namespace": None, "name": None},
+            "kind must be a string, got the number 7",
+        ),
+    ]
+    junit = run_cli("audit", str(path), "-o", "junit").out
+    assert junit.count("<testcase ") == 6

@@ -41,8 +41,10 @@ __all__ = [
     "YAML_SUFFIXES",
     "Cluster",
     "Manifest",
+    "Rejected",
     "build_cluster",
     "check_fields",
+    "check_object_fields",
     "duplicate_message",
     "duplicate_warning",
     "object_json",
@@ -221,54 +223,98 @@ def _objects(document: Any, start: Location, list_kind: str) -> Iterator[tuple[A
     yield document, start
 
 
+@attrs.frozen
+class Rejected:
+    """An object modetable cannot read (the API server would refuse it): the
+    error, and as much of its identity as could be read."""
+
+    error: ModetableError
+    kind: str | None = None
+    namespace: str | None = None
+    name: str | None = None
+
+
 def parse_objects(
-    documents: Iterable[tuple[Any, Location]], spec: Manifests
+    documents: Iterable[tuple[Any, Location]],
+    spec: Manifests,
+    rejected: list[Rejected] | None = None,
 ) -> tuple[list[Manifest], int]:
+    """The objects of the kinds the rules name, and how many others were skipped.
+    A malformed object is an error; with `rejected`, it is recorded there and
+    left out instead (the audit goes on with the rest)."""
     kinds = _kinds(spec)
     kept: list[Manifest] = []
     skipped = 0
     for document, start in documents:
         for obj, location in _objects(document, start, spec.list_kind):
-            if not isinstance(obj, dict):
-                raise ModetableError(f"a manifest must be a mapping, got {describe(obj)}", location)
-            kind = obj.get("kind")
-            if kind is None or kind == "":
-                raise ModetableError("manifest has no kind", location)
-            if not isinstance(kind, str):
-                raise ModetableError(
-                    f"kind must be a string, got {describe(kind)}", where(obj, "kind", location)
-                )
-            if kind not in kinds:
-                skipped += 1
+            try:
+                manifest = _parse_object(obj, location, kinds)
+            except ModetableError as exc:
+                if rejected is None:
+                    raise
+                rejected.append(Rejected(exc, *_identity(obj, kinds)))
                 continue
-            scope = kinds[kind][1]
-            metadata = obj.get("metadata")
-            if not isinstance(metadata, dict):
-                raise ModetableError(f"{kind} has no metadata", where(obj, "metadata", location))
-            name = _text_field(metadata, "name", "metadata", location)
-            if not name:
-                raise ModetableError(
-                    f"{kind} has no metadata.name", where(obj, "metadata", location)
-                )
-            namespace = _text_field(metadata, "namespace", "metadata", location)
-            for field, value in (("name", name), ("namespace", namespace)):
-                if value is not None and not _plain_name(value):
-                    raise ModetableError(
-                        f"metadata.{field} {value!r} is not a Kubernetes name "
-                        "(it holds spaces or control characters)",
-                        where(metadata, field, location),
-                    )
-            namespace = (namespace or DEFAULT_NAMESPACE) if scope == "namespace" else None
-            for field in ("annotations", "labels"):
-                _string_map(metadata, field, "metadata", location)
-            spec_value = obj.get("spec")
-            if spec_value is not None and not isinstance(spec_value, dict):
-                raise ModetableError(
-                    f"spec must be a mapping, got {describe(spec_value)}",
-                    where(obj, "spec", location),
-                )
-            kept.append(Manifest(kind, name, namespace, scope, obj, location))
+            if manifest is None:
+                skipped += 1
+            else:
+                kept.append(manifest)
     return kept, skipped
+
+
+def _identity(obj: Any, kinds: dict[str, tuple[str, str]]) -> tuple[Any, Any, Any]:
+    """(kind, namespace, name) of a malformed object, each None when unreadable."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("kind"), str):
+        return None, None, None
+    kind = obj["kind"]
+    metadata = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    name = metadata.get("name") if isinstance(metadata.get("name"), str) else None
+    namespace = metadata.get("namespace")
+    namespace = namespace if isinstance(namespace, str) else None
+    if kinds.get(kind, ("", "namespace"))[1] == "namespace" and name is not None:
+        namespace = namespace or DEFAULT_NAMESPACE
+    return kind, namespace, name
+
+
+def _parse_object(
+    obj: Any, location: Location, kinds: dict[str, tuple[str, str]]
+) -> Manifest | None:
+    """One object as a Manifest; None for a kind the rules do not name."""
+    if not isinstance(obj, dict):
+        raise ModetableError(f"a manifest must be a mapping, got {describe(obj)}", location)
+    kind = obj.get("kind")
+    if kind is None or kind == "":
+        raise ModetableError("manifest has no kind", location)
+    if not isinstance(kind, str):
+        raise ModetableError(
+            f"kind must be a string, got {describe(kind)}", where(obj, "kind", location)
+        )
+    if kind not in kinds:
+        return None
+    scope = kinds[kind][1]
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        raise ModetableError(f"{kind} has no metadata", where(obj, "metadata", location))
+    name = _text_field(metadata, "name", "metadata", location)
+    if not name:
+        raise ModetableError(f"{kind} has no metadata.name", where(obj, "metadata", location))
+    namespace = _text_field(metadata, "namespace", "metadata", location)
+    for field, value in (("name", name), ("namespace", namespace)):
+        if value is not None and not _plain_name(value):
+            raise ModetableError(
+                f"metadata.{field} {value!r} is not a Kubernetes name "
+                "(it holds spaces or control characters)",
+                where(metadata, field, location),
+            )
+    namespace = (namespace or DEFAULT_NAMESPACE) if scope == "namespace" else None
+    for field in ("annotations", "labels"):
+        _string_map(metadata, field, "metadata", location)
+    spec_value = obj.get("spec")
+    if spec_value is not None and not isinstance(spec_value, dict):
+        raise ModetableError(
+            f"spec must be a mapping, got {describe(spec_value)}",
+            where(obj, "spec", location),
+        )
+    return Manifest(kind, name, namespace, scope, obj, location)
 
 
 def _files(argument: str) -> list[Path]:
@@ -436,11 +482,16 @@ def check_fields(policy: Policy, cluster: Cluster) -> None:
     OME (through the API server) would never see such an object, so modetable
     refuses to answer for it rather than read the field as unset.
     """
-    fields = read_fields(policy)
-    for side, objects in (("isvc", cluster.isvcs), ("runtime", cluster.runtimes)):
+    for objects in (cluster.isvcs, cluster.runtimes):
         for manifest in objects:
-            for segments, holds in fields[side]:
-                _check_field(manifest, segments, holds)
+            check_object_fields(policy, manifest)
+
+
+def check_object_fields(policy: Policy, manifest: Manifest) -> None:
+    """`check_fields` on one object (models: the rules read none of their fields)."""
+    side = _kinds(policy.rules.manifests)[manifest.kind][0]
+    for segments, holds in read_fields(policy).get(side, ()):
+        _check_field(manifest, segments, holds)
 
 
 def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> None:

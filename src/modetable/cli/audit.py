@@ -16,6 +16,7 @@ from modetable.cli.common import (
     add_namespaces,
     add_output,
     load_cluster,
+    load_cluster_leniently,
     load_policy,
     load_rules,
     policy_at,
@@ -99,15 +100,23 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _audit(args: argparse.Namespace, io: Io) -> int:
-    from modetable.audit.findings import duplicate_finding, finding_json
+    from modetable.audit.findings import (
+        ObjectRef,
+        duplicate_finding,
+        finding_json,
+        invalid_finding,
+    )
     from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
     from modetable.audit.progress import Progress
     from modetable.audit.report import audited_isvcs, shown, write_report
     from modetable.rules.policy import rules_json
 
     policy = load_policy(args, io)
-    cluster = load_cluster(policy, args.manifests, io)
+    cluster, rejected = load_cluster_leniently(policy, args.manifests, io)
     summary = AuditSummary(policy)
+    summary.add_manifest_findings(
+        invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name)) for r in rejected
+    )
     summary.add_manifest_findings(
         duplicate_finding(policy, earlier, later) for earlier, later in cluster.duplicates
     )

@@ -12,8 +12,10 @@ from modetable.errors import Location, ModetableError
 from modetable.manifests import (
     Cluster,
     Manifest,
+    Rejected,
     build_cluster,
     check_fields,
+    check_object_fields,
     duplicate_warning,
     parse_objects,
     read_documents,
@@ -31,6 +33,7 @@ __all__ = [
     "add_output",
     "isvc_and_cluster",
     "load_cluster",
+    "load_cluster_leniently",
     "load_policy",
     "load_rules",
     "policy_at",
@@ -145,12 +148,7 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     stdin = _stdin_bytes(io) if "-" in inputs else None
     objects, skipped = parse_objects(read_documents(inputs, stdin), policy.rules.manifests)
     cluster = build_cluster(objects, skipped, policy.rules.manifests)
-    if cluster.duplicates:
-        # Once, with a count: a tree with many duplicates would bury everything else.
-        earlier, later = cluster.duplicates[0]
-        more = len(cluster.duplicates) - 1
-        extra = f" (and {more} more defined twice: `modetable audit` lists each)" if more else ""
-        io.warn(duplicate_warning(earlier, later) + extra)
+    _warn_duplicates(cluster, io)
     check_fields(policy, cluster)
     _check_selection_fields(policy, cluster)
     return cluster
@@ -160,17 +158,25 @@ def _check_selection_fields(policy: Policy, cluster: Cluster) -> None:
     """Read, once, every field selection reads, on every object: `select` reads
     them lazily and the audit's fast path skips some, so without this the same
     input could be refused by one command and answered by another."""
+    for objects in (cluster.models, cluster.runtimes, cluster.isvcs):
+        for manifest in objects:
+            _check_selection_object(policy, manifest)
+
+
+def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
+    """Every field selection reads on one object holds what it expects."""
     selection = policy.rules.selection
     if selection is None:
         return
     from modetable.selection.fields import read
     from modetable.selection.formats import entries_of, model_facts
 
-    for model in cluster.models:
-        model_facts(selection, model)
-    runtime = selection.runtime
-    for manifest in cluster.runtimes:
-        body, at = manifest.body, manifest.location
+    manifests = policy.rules.manifests
+    body, at = manifest.body, manifest.location
+    if manifest.kind in {k.kind for k in manifests.models}:
+        model_facts(selection, manifest)
+    elif manifest.kind in {k.kind for k in manifests.runtimes}:
+        runtime = selection.runtime
         entries_of(selection, body, at)
         read(body, runtime.disabled, bool, at)
         listed = read(body, runtime.accelerator_classes, list, at) or []
@@ -183,14 +189,53 @@ def _check_selection_fields(policy: Policy, cluster: Cluster) -> None:
         if read(body, runtime.size_range, dict, at) is not None:
             read(body, runtime.size_min, str, at)
             read(body, runtime.size_max, str, at)
-    ref = selection.model_ref
-    for isvc in cluster.isvcs:
-        node = read(isvc.body, ref.path, dict, isvc.location)
+    else:
+        ref = selection.model_ref
+        node = read(body, ref.path, dict, at)
         if node is not None:
-            read(node, ref.name, str, isvc.location, f"{ref.path}.")
-            read(node, ref.kind, str, isvc.location, f"{ref.path}.")
+            read(node, ref.name, str, at, f"{ref.path}.")
+            read(node, ref.kind, str, at, f"{ref.path}.")
         for path in selection.accelerator_classes:
-            read(isvc.body, path, str, isvc.location)
+            read(body, path, str, at)
+
+
+def load_cluster_leniently(
+    policy: Policy, manifests: list[str], io: Io
+) -> tuple[Cluster, list[Rejected]]:
+    """As `load_cluster`, but an object that does not read (the API server would
+    refuse it) is left out and returned, so the audit goes on with the rest; a
+    file that is not YAML still stops it. Objects are checked before duplicates
+    are resolved: a malformed later copy leaves the earlier one in place."""
+    if not manifests:
+        raise ModetableError("no manifests given (pass files, folders or -)")
+    stdin = _stdin_bytes(io) if "-" in manifests else None
+    rejected: list[Rejected] = []
+    objects, skipped = parse_objects(
+        read_documents(manifests, stdin), policy.rules.manifests, rejected
+    )
+    kept = []
+    for manifest in objects:
+        try:
+            check_object_fields(policy, manifest)
+            _check_selection_object(policy, manifest)
+        except ModetableError as exc:
+            rejected.append(
+                Rejected(exc, manifest.kind, manifest.namespace, manifest.name)
+            )
+            continue
+        kept.append(manifest)
+    cluster = build_cluster(kept, skipped, policy.rules.manifests)
+    _warn_duplicates(cluster, io)
+    return cluster, rejected
+
+
+def _warn_duplicates(cluster: Cluster, io: Io) -> None:
+    if cluster.duplicates:
+        # Once, with a count: a tree with many duplicates would bury everything else.
+        earlier, later = cluster.duplicates[0]
+        more = len(cluster.duplicates) - 1
+        extra = f" (and {more} more defined twice: `modetable audit` lists each)" if more else ""
+        io.warn(duplicate_warning(earlier, later) + extra)
 
 
 def _covered(file: str, manifests: list[str]) -> bool:
