@@ -219,9 +219,7 @@ def load_cluster_leniently(
             check_object_fields(policy, manifest)
             _check_selection_object(policy, manifest)
         except ModetableError as exc:
-            rejected.append(
-                Rejected(exc, manifest.kind, manifest.namespace, manifest.name)
-            )
+            rejected.append(Rejected(exc, manifest.kind, manifest.namespace, manifest.name))
             continue
         kept.append(manifest)
     cluster = build_cluster(kept, skipped, policy.rules.manifests)
