@@ -23,6 +23,12 @@ def test_v13_against_v122_mode_values_and_matching():
     sections = sections_of("v1.2.2", "v1.3")
     assert sections["mode values"] == [
         ("OMENative", "no mode", "a mode (current)", "modes OMENative since v1.3"),
+        (
+            "MultiNode",
+            "a mode (current)",
+            "a mode (deprecated, use OMENative)",
+            "modes MultiNode: deprecated since v1.3",
+        ),
         ("MultiNodeRayVLLM", "a mode (current)", "no mode", "modes MultiNodeRayVLLM before v1.3"),
     ]
     others = "RawDeployment|MultiNode|VirtualDeployment"
@@ -121,7 +127,7 @@ def test_the_cli_prints_only_changes_and_exits_1():
     assert run.code == 1
     lines = run.out.splitlines()
     assert lines[0] == "From v1.2.2 to v1.3:"
-    assert "mode values: 2 changes (5 combinations tried)" in lines
+    assert "mode values: 3 changes (5 combinations tried)" in lines
     assert lines[-1] == "No change: compared for matching."
 
 
@@ -158,7 +164,18 @@ def test_against_another_file_shows_a_changed_row_with_the_row(tmp_path):
             "why": "row different-mode → no row decides",
         }
     ]
-    assert all(s["changes"] == [] for s in data["sections"] if s is not matching)
+    written = data["sections"][-1]
+    assert written["title"] == "rules in force"
+    assert written["changes"] == [
+        {
+            "inputs": {"rule": "matching.rows[virtual-passes]"},
+            "before": "absent",
+            "after": '{"id": "virtual-passes", "requested": ["VirtualDeployment"], '
+            '"declared": ["RawDeployment"], "outcome": "pass"}',
+            "why": "added",
+        }
+    ]
+    assert all(s["changes"] == [] for s in data["sections"] if s not in (matching, written))
 
 
 def test_modes_added_together_are_each_named_in_why(tmp_path):
@@ -206,7 +223,21 @@ def test_a_deprecation_changes_the_status_and_nothing_decided(tmp_path):
             "why": "modes VirtualDeployment: status and replacement changed",
         }
     ]
-    assert all(s["changes"] == [] for s in sections[1:])
+    assert sections[-1]["changes"] == [
+        {
+            "inputs": {"rule": "modes[VirtualDeployment].status"},
+            "before": "legacy",
+            "after": "deprecated",
+            "why": "status changed",
+        },
+        {
+            "inputs": {"rule": "modes[VirtualDeployment].replacement"},
+            "before": "none",
+            "after": "OMENative",
+            "why": "replacement changed",
+        },
+    ]
+    assert all(s["changes"] == [] for s in sections[1:-1])
 
 
 def test_against_compares_at_the_ome_version_when_none_is_named(tmp_path):
@@ -263,3 +294,132 @@ def test_a_set_shows_as_any_as_a_list_or_as_what_it_leaves_out():
     assert show_set(frozenset(domain), domain, str) == "-"
     assert show_set(frozenset({"A", "C"}), domain, str) == "A|C"
     assert show_set(frozenset({"A", "B", "C"}), domain, str) == "not unset"
+
+
+# --- what no decision shows: the rules in force compared ---------------------------
+
+
+def _edited(tmp_path, *replacements: tuple[str, str]):
+    path = tmp_path / "new.yaml"
+    text = RULES.read_text()
+    for old, new in replacements:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path.write_text(text)
+    return path
+
+
+def _in_force_changes(path, *versions: str) -> list[dict]:
+    run = run_cli("rules", "diff", *versions, "--rules", str(path), "--against", str(RULES))
+    assert run.code == 1, run.err
+    data = run_cli(
+        "rules", "diff", *versions, "--rules", str(path), "--against", str(RULES), "-o", "json"
+    ).json()
+    return [c for c in data["sections"][-1]["changes"]]
+
+
+def test_a_reworded_ome_message_is_a_change_said_as_such_with_its_key(tmp_path):
+    old = "runtime {component} deployment mode {runtime_mode} does not match requested"
+    new = "runtime {component} deployment mode {runtime_mode} differs from the requested"
+    path = _edited(tmp_path, (old, new))
+    assert _in_force_changes(path, "v1.3") == [
+        {
+            "inputs": {"rule": "messages.mode_mismatch.text"},
+            "before": f"{old} {{component}} deployment mode {{isvc_mode}}",
+            "after": f"{new} {{component}} deployment mode {{isvc_mode}}",
+            "why": "OME message mode_mismatch reworded",
+        }
+    ]
+    run = run_cli("rules", "diff", "v1.3", "--rules", str(path), "--against", str(RULES))
+    lines = run.out.splitlines()
+    at = lines.index("messages.mode_mismatch.text: OME message mode_mismatch reworded")
+    assert lines[at - 1] == "rules in force: 1 change"
+    assert lines[at : at + 3] == [
+        "messages.mode_mismatch.text: OME message mode_mismatch reworded",
+        f"  {RULES} (v1.3): {old} {{component}} deployment mode {{isvc_mode}}",
+        f"  {path} (v1.3): {new} {{component}} deployment mode {{isvc_mode}}",
+    ]
+
+
+def test_checks_in_another_order_are_a_change(tmp_path):
+    size = "    - id: model-size\n      check: model_size\n      message: size_outside_range\n"
+    fmt = "    - id: model-format\n      check: model_format\n      message: format_not_supported\n"
+    path = _edited(tmp_path, (fmt + size, size + fmt))
+    changes = _in_force_changes(path, "v1.3")
+    order = "disabled, accelerator-class, deployment-mode, {}, auto-select, score"
+    assert changes == [
+        {
+            "inputs": {"rule": "selection.checks"},
+            "before": order.format("model-format, model-size"),
+            "after": order.format("model-size, model-format"),
+            "why": "order changed",
+        }
+    ]
+
+
+def test_a_docs_sentence_and_a_source_are_compared_too(tmp_path):
+    path = _edited(
+        tmp_path,
+        (
+            "          - text: Running pods keep serving.\n",
+            "          - text: Pods keep serving.\n",
+        ),
+        (
+            "    - id: isvc-service-mode\n      object: isvc\n",
+            "    - id: isvc-service-mode\n      name: SpecMode\n      object: isvc\n",
+        ),
+    )
+    changes = {
+        c["inputs"]["rule"]: (c["before"], c["after"], c["why"])
+        for c in _in_force_changes(path, "v1.3")
+    }
+    assert changes == {
+        "sources.requested[isvc-service-mode].name": ("none", "SpecMode", "name changed"),
+        "docs.rejection_table.rows[1].shows[2].text": (
+            "Running pods keep serving.",
+            "Pods keep serving.",
+            "text changed",
+        ),
+    }
+
+
+def test_against_compares_every_version_both_files_describe(tmp_path):
+    """The newer file lists v1.4 (a version the other has not): every shared
+    version is compared, and the one only it has is said, not failed on."""
+    path = _edited(
+        tmp_path,
+        ('versions: ["v1.2.2", "v1.3"]', 'versions: ["v1.2.2", "v1.3", "v1.4"]'),
+        (
+            "    text: model has no {side} version but runtime requires {runtime}",
+            "    text: model has no {side} version, runtime requires {runtime}",
+        ),
+    )
+    run = run_cli("rules", "diff", "--rules", str(path), "--against", str(RULES), "-o", "json")
+    assert run.code == 1, run.err
+    data = run.json()
+    assert [(c["before"], c["after"]) for c in data["comparisons"]] == [
+        (f"{RULES} (v1.2.2)", f"{path} (v1.2.2)"),
+        (f"{RULES} (v1.3)", f"{path} (v1.3)"),
+    ]
+    assert (data["only_before"], data["only_after"]) == ([], ["v1.4"])
+    assert data["rules"] == {"path": str(path), "version": None, "against": str(RULES)}
+    for comparison in data["comparisons"]:
+        assert [c["why"] for s in comparison["sections"] for c in s["changes"]] == [
+            "OME message version_missing reworded"
+        ]
+    table = run_cli("rules", "diff", "--rules", str(path), "--against", str(RULES)).out
+    assert table.splitlines()[:2] == [
+        f"rules: {path}",
+        f"Only in {path}: v1.4 (not compared; `rules diff V1 V2` on that file shows what a "
+        "line changes).",
+    ]
+
+
+def test_two_releases_are_placed_on_their_lines():
+    run = run_cli("rules", "diff", "1.2.4", "v1.3.2", "-o", "json")
+    assert run.code == 1, run.err
+    data = run.json()
+    assert (data["before"], data["after"]) == ("v1.2.4", "v1.3.2")
+    assert (data["rules"]["from"], data["rules"]["to"]) == ("v1.2.2", "v1.3")
+    same = run_cli("rules", "diff", "v1.3.0", "v1.3.9")
+    assert (same.code, same.err) == (0, "")

@@ -64,10 +64,12 @@ def test_the_shipped_pages_are_up_to_date_with_the_shipped_rules():
 def test_a_status_change_shows_in_the_pages_and_check_fails_until_regenerated(project):
     page_path = project / "docs" / PAGE
     before = page_path.read_text()
+    # Deprecated from v1.3 on: the v1.3 table changes, the one pinned to v1.2.2 does not.
     edit_rules(
         project,
         "  - name: VirtualDeployment\n    status: legacy\n",
-        "  - name: VirtualDeployment\n    status: deprecated\n",
+        "  - name: VirtualDeployment\n    status: legacy\n"
+        '    statuses:\n      - status: deprecated\n        since: "v1.3"\n',
     )
 
     check = docs(project, "--check")
@@ -79,8 +81,8 @@ def test_a_status_change_shows_in_the_pages_and_check_fails_until_regenerated(pr
     old_rows = [line for line in before.splitlines() if line.startswith("| `VirtualDeployment`")]
     assert len(old_rows) == 2  # the v1.3 table and the one pinned to v1.2.2
     assert changed_lines(check.out) == (
-        old_rows,
-        [row.replace("| legacy    ", "| deprecated") for row in old_rows],
+        old_rows[:1],
+        [old_rows[0].replace("| legacy    ", "| deprecated")],
     )
     assert page_path.read_text() == before  # --check writes nothing
 
@@ -154,7 +156,8 @@ def test_version_gated_rows_show_in_their_version_only(project):
     assert docs(project, "--ome-version", "v1.2.2", "--out", str(out)).code == 0
     old = (out / PAGE).read_text()
     (matching,) = html_tables(region(old, "matching-table"))
-    assert matching == [MATCHING_HEADER, ["None", "<code>MultiNode</code> (deprecated)", "Passes"]]
+    # MultiNode was deprecated by v1.3: in v1.2.2 it is not.
+    assert matching == [MATCHING_HEADER, ["None", "<code>MultiNode</code>", "Passes"]]
     (declaration,) = html_tables(region(old, "declaration-table"))
     assert declaration[-1] == ["InferenceService: <code>metadata.annotations</code>", "No"]
 
@@ -172,7 +175,7 @@ def test_ome_version_renders_into_the_folder_named_and_leaves_docs_alone(project
     assert [row[:3] for row in valid] == [
         ["Value", "Status", "Valid"],
         ["<code>RawDeployment</code>", "current", "always"],
-        ["<code>MultiNode</code>", "deprecated", "always"],
+        ["<code>MultiNode</code>", "current", "always"],
         ["<code>VirtualDeployment</code>", "legacy", "always"],
         ["<code>MultiNodeRayVLLM</code>", "current", "before v1.3"],
     ]
@@ -376,3 +379,30 @@ def test_a_docs_label_for_an_undefined_selection_outcome_is_an_error(project, ru
         f"modetable: error: {rules}: docs.selection_outcomes names 'pickd', "
         f"which selection.outcomes does not define (it defines: {defined})\n"
     )
+
+
+def test_an_example_kept_off_the_docs_is_still_a_test(project, monkeypatch):
+    """`docs: false`: a test-only example is not one of OME's own examples."""
+    page_path = project / "docs" / PAGE
+    before = page_path.read_text()
+    example = "      declared: OMENative\n      outcome: reject\n      row: different-mode\n"
+    edit_rules(
+        project,
+        example,
+        example + "    - requested: VirtualDeployment\n"
+        "      declared: MultiNode\n"
+        "      outcome: reject\n"
+        "      row: different-mode\n"
+        "      docs: false\n",
+    )
+    assert docs(project, "--check").code == 0
+    assert page_path.read_text() == before
+    monkeypatch.chdir(project)
+    check = run_cli("rules", "check")
+    assert (check.code, check.out.splitlines()[-1]) == (
+        0,
+        "rules/modes.yaml: 0 errors, 0 warnings; 29 of 29 example runs passed",
+    )
+    # The same example in the docs: the page is out of date until rendered.
+    edit_rules(project, "      docs: false\n", "")
+    assert docs(project, "--check").code == 1

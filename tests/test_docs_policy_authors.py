@@ -15,7 +15,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, RULES, run_cli
+import yaml
+from conftest import EXAMPLES, ROOT, RULES, isvc_doc, mode_annotation, run_cli, runtime_doc
+
+from modetable.rules import load_ruleset
 
 PAGE = ROOT / "docs" / "policy-authors.md"
 CORPUS = ROOT / "tests" / "rules_corpus" / "broken"
@@ -99,14 +102,33 @@ def test_add_a_mode(rules):
     assert_shows(run.out, diff)
 
 
+def test_a_new_release_line(rules, monkeypatch):
+    text = section("A new release line")
+    listed, newer, opened, diff = fences(text)
+    assert listed in rules.read_text()
+    (rules.parents[1] / "examples").symlink_to(EXAMPLES)
+    admit = ("admit", "--isvc", "examples/inference-service.yaml", "examples/")
+    run = run_cli("--ome-version", "v1.4.0", *admit)
+    assert run.err.splitlines() == newer.splitlines()
+
+    edit(rules, listed, opened)
+    assert check("--strict").code == 0
+    run = run_cli("--ome-version", "v1.4.0", *admit, "-o", "json")
+    assert (run.err, run.json()["rules"]["version"]) == ("", "v1.4")
+    assert run_cli(*admit, "-o", "json").json()["rules"]["version"] == "v1.3"  # the default
+    run = run_cli("rules", "diff", "v1.3", "v1.4")
+    assert run.code == 0
+    assert_shows(run.out, diff)
+
+
 def test_deprecate_a_mode(rules, tmp_path):
     text = section("Deprecate a mode")
-    snippet, misspelled, deprecated, gated = fences(text)
+    snippet, misspelled, virtual, deprecated, gated = fences(text)
     assert snippet in rules.read_text()
     shipped = rules.read_text()
 
     wrong = re.search(r"`(replacement: \w+)`", text).group(1)
-    edit(rules, "    replacement: OMENative\n", f"    {wrong}\n")
+    edit(rules, "        replacement: OMENative\n", f"        {wrong}\n")
     run = check()
     assert run.code == 1
     assert_shows(run.out, misspelled)
@@ -114,11 +136,7 @@ def test_deprecate_a_mode(rules, tmp_path):
     old = tmp_path / "old.yaml"
     old.write_text(shipped)
     rules.write_text(shipped)
-    edit(
-        rules,
-        "  - name: VirtualDeployment\n    status: legacy\n",
-        "  - name: VirtualDeployment\n    status: deprecated\n    replacement: OMENative\n",
-    )
+    edit(rules, "  - name: VirtualDeployment\n    status: legacy\n", virtual)
     assert check("--strict").code == 0
     run = run_cli("rules", "diff", "--against", str(old))
     assert run.code == 1
@@ -128,6 +146,56 @@ def test_deprecate_a_mode(rules, tmp_path):
     run = run_cli("rules", "diff", "v1.2.2", "v1.3")
     assert run.code == 1
     assert_shows(run.out, gated)
+
+
+def test_a_status_that_changes_with_the_version(rules):
+    """The docs tables and the audit follow the mode's status in each version."""
+    (rules.parents[1] / "examples").symlink_to(EXAMPLES)
+    for version, status in (("v1.2.2", "current"), ("v1.3", "deprecated")):
+        assert load_ruleset(rules).at(version).modes_in_force["MultiNode"].status == status
+    fleet = rules.parents[1] / "fleet.yaml"
+    fleet.write_text(
+        yaml.safe_dump_all(
+            [
+                isvc_doc(engine=mode_annotation("MultiNode"), runtime={"name": "rt"}),
+                runtime_doc("rt", engineConfig={}),
+            ]
+        )
+    )
+    audited = {
+        version: run_cli("--ome-version", version, "audit", str(fleet), "-o", "json").json()
+        for version in ("v1.2.2", "v1.3")
+    }
+    assert [d["mode"] for d in audited["v1.3"]["items"][0]["deprecations"]] == ["MultiNode"]
+    assert audited["v1.2.2"]["items"][0]["deprecations"] == []
+    assert (
+        audited["v1.2.2"]["summary"]["deprecated"],
+        audited["v1.3"]["summary"]["deprecated"],
+    ) == (0, 1)
+
+
+def test_reword_a_message(rules, tmp_path):
+    text = section("Reword a message")
+    reworded, diff, selected = fences(text)
+    old = tmp_path / "old.yaml"
+    old.write_text(rules.read_text())
+    shipped = re.search(
+        r"^  mode_mismatch:\n    origin: ome\n    text: .*\n", old.read_text(), re.M
+    )
+    edit(rules, shipped.group(0), reworded)
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    (tmp_path / "examples").symlink_to(EXAMPLES)
+
+    assert check("--strict").code == 0
+    run = run_cli("rules", "diff", "--against", str(old))
+    assert run.code == 1
+    assert_shows(run.out.replace(str(old), "/tmp/old.yaml"), diff)
+    run = run_cli("select", "--isvc", "examples/inference-service.yaml", "examples/")
+    assert run.code == 1
+    assert_shows(run.out, selected)
+    assert run_cli("docs", "--check").code == 1
+    assert run_cli("docs").code == 0
+    assert run_cli("docs", "--check").code == 0
 
 
 def test_gate_a_rule_by_version(rules):
@@ -141,13 +209,20 @@ def test_gate_a_rule_by_version(rules):
 
 
 def test_examples_are_tests(rules):
-    table_example, out, source_example = fences(section("Examples are tests"))
+    table_example, out, source_example, kept_off = fences(section("Examples are tests"))
     example = table_example.removeprefix("  examples:\n")
     assert source_example in rules.read_text()
     edit(rules, example, example.replace("row: declared-none", "row: requested-none"))
     run = check()
     assert run.code == 1
     assert_shows(run.out, out)
+
+    # A test-only example: run by the check, kept off the docs page.
+    edit(rules, example.replace("row: declared-none", "row: requested-none"), example)
+    edit(rules, example, example + kept_off)
+    shutil.copytree(ROOT / "docs", rules.parents[1] / "docs")
+    assert check("--strict").code == 0
+    assert run_cli("docs", "--check").code == 0
 
 
 def test_a_gap_an_overlap_and_a_masked_row(rules):

@@ -69,3 +69,32 @@ def test_defaults_and_names_are_described():
     assert row["additionalProperties"] is False
     assert schema["properties"]["running_merge"] == {"$ref": "#/definitions/RunningMerge"}
     assert set(schema["definitions"]["RunningMerge"]["properties"]) == {"from", "into"}
+
+
+def test_the_schema_has_an_id():
+    schema = json.loads(SCHEMA_FILE.read_text())
+    assert schema["$id"] == "urn:modetable:rules-schema:format-1"
+
+
+def test_the_installed_rules_keep_a_working_schema_reference():
+    """The wheel ships the schema beside the bundled rules, in the checkout's
+    layout, so the schema line of the installed file finds the installed schema
+    (and modetable finds the installed rules there)."""
+    import tomllib
+    from pathlib import PurePosixPath
+
+    from modetable.rules import find
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    shipped = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
+    assert set(shipped) == {"rules/modes.yaml", "schema/modes.schema.json"}
+    rules, schema = (
+        PurePosixPath(shipped[k]) for k in ("rules/modes.yaml", "schema/modes.schema.json")
+    )
+    reference = RULES.read_text().splitlines()[0].split("$schema=", 1)[1]
+    parts = [*rules.parent.parts]
+    for part in PurePosixPath(reference).parts:
+        parts = parts[:-1] if part == ".." else [*parts, part]
+    assert PurePosixPath(*parts) == schema
+    # Where the lookup looks for the installed copy.
+    assert rules == PurePosixPath("modetable", *find.BUNDLED_PARTS)

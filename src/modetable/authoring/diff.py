@@ -15,7 +15,11 @@ kept, grouped into patterns ("-" for any value). The decisions:
 - admission: the verdict on an InferenceService declaring the components the
   checks name, for every combination of the values they read, a value that is
   no mode on either side included (`other`: the schema check reads the raw
-  value, so a misspelling is denied where no mode is read as none).
+  value, so a misspelling is denied where no mode is read as none);
+- rules in force: the rules themselves, every value of each side's rules in
+  force compared (`authoring/in_force.py`), so a change no decision shows (a
+  reworded message, checks in another order, a status, a docs sentence) is
+  still reported.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from modetable.manifests import Manifest
 from modetable.matching import NONE, decide
 from modetable.modes import Resolution
 from modetable.rules.policy import PURPOSES, Policy
-from modetable.versions import describe_range
+from modetable.versions import describe_range, in_force
 
 __all__ = ["Change", "Section", "Side", "diff"]
 
@@ -61,6 +65,7 @@ class Section:
     inputs: tuple[str, ...]
     changes: tuple[Change, ...]
     combinations: int
+    listed: bool = False  # whole rules and texts: better listed than tabled
 
 
 def diff(before: Side, after: Side) -> list[Section]:
@@ -84,7 +89,16 @@ def diff(before: Side, after: Side) -> list[Section]:
             title = f"{purpose} mode of the {_and(components)}"
             sections.append(attrs.evolve(found[key], title=title))
     sections.append(_admission(before, after))
+    sections.append(_rules_in_force(before, after))
     return sections
+
+
+def _rules_in_force(before: Side, after: Side) -> Section:
+    from modetable.authoring.in_force import compare
+
+    differences, compared = compare(before.policy, after.policy)
+    changes = tuple(Change((d.where,), d.before, d.after, d.why) for d in differences)
+    return Section("rules in force", ("rule",), changes, compared, listed=True)
 
 
 def _and(names: Sequence[str]) -> str:
@@ -207,7 +221,11 @@ def _mode_values(before: Side, after: Side) -> Section:
                     for f in ("status", "replacement")
                     if getattr(was_mode, f) != getattr(now_mode, f)
                 ]
-                notes.append(f"modes {value}: {_and(fields)} changed")
+                ranged = _status_rule(after.policy, value) or _status_rule(before.policy, value)
+                if ranged:
+                    notes.append(f"modes {value}: {ranged}")
+                else:
+                    notes.append(f"modes {value}: {_and(fields)} changed")
             else:
                 notes.append(was)
         return "; ".join(notes)
@@ -233,6 +251,16 @@ def _compared(before: Side, after: Side, components: list[str]) -> Section:
     return _section(
         "compared for matching", ("component",), [components], outcome, why, before, after, str
     )
+
+
+def _status_rule(policy: Policy, name: str) -> str | None:
+    """`deprecated since v1.3`: the versioned status (`statuses`) in force, if any."""
+    for mode in policy.rules.modes:
+        if mode.name == name:
+            for change in mode.statuses:
+                if in_force(change.since, change.until, policy.version):
+                    return f"{change.status} {describe_range(change.since, change.until)}"
+    return None
 
 
 def _mode_rule(policy: Policy, name: str) -> str:

@@ -235,68 +235,92 @@ def _count(number: int, noun: str) -> str:
 # --- diff -----------------------------------------------------------------------
 
 
+@attrs.frozen
+class _Comparison:
+    before: Any  # authoring.diff.Side
+    after: Any
+    sections: list[Any]  # authoring.diff.Section
+
+
 def _diff(args: argparse.Namespace, io: Io) -> int:
-    from modetable.authoring.diff import Side, diff
-    from modetable.render import dump, table
-    from modetable.rules.policy import load_ruleset
+    from modetable.cli.common import policy_at
+    from modetable.render import dump
+    from modetable.rules.policy import load_ruleset, rules_json
 
     ruleset = load_ruleset(_rules_file(args).path)
+    only_before: list[str] = []
+    only_after: list[str] = []
     if args.against:
         if len(args.versions) > 1:
-            raise ModetableError("with --against, name one version (or none for the newest)")
-        named = args.versions[0] if args.versions else getattr(args, "ome_version", None)
-        version = ruleset.resolve_version(named)
+            raise ModetableError("with --against, name one version (or none for every version)")
         other = load_ruleset(args.against)
-        before = Side(f"{args.against} ({version})", other.at(version))
-        after = Side(f"{ruleset.file} ({version})", ruleset.at(version))
+        named = args.versions[0] if args.versions else getattr(args, "ome_version", None)
+        if named is not None:
+            # One release, placed on each file's own lines.
+            pairs = [(policy_at(other, named, io), policy_at(ruleset, named, io))]
+        else:
+            common, only_before, only_after = _shared_versions(other, ruleset)
+            pairs = [(other.at(v), ruleset.at(v)) for v in common]
+        comparisons = [
+            _compare(f"{other.file} ({was.version})", was, f"{ruleset.file} ({now.version})", now)
+            for was, now in pairs
+        ]
+        used = {
+            **rules_json(ruleset),
+            "version": pairs[0][1].version if named is not None else None,
+            "against": other.file,
+        }
     else:
         if len(args.versions) != 2:
             raise ModetableError("name two versions to compare (or one with --against FILE)")
-        first, second = (ruleset.resolve_version(v) for v in args.versions)
-        before = Side(first, ruleset.at(first))
-        after = Side(second, ruleset.at(second))
-    sections = diff(before, after)
-    changed = [s for s in sections if s.changes]
+        was, now = (policy_at(ruleset, v, io) for v in args.versions)
+        comparisons = [_compare(was.release, was, now.release, now)]
+        used = {**rules_json(ruleset), "from": was.version, "to": now.version}
+    changed = bool(only_before or only_after) or any(
+        section.changes for c in comparisons for section in c.sections
+    )
     if args.output != "table":
+        last = comparisons[-1] if comparisons else None
         data = {
-            "before": before.label,
-            "after": after.label,
-            "sections": [
+            # The last (newest) comparison, as before every version was compared.
+            "before": last.before.label if last else None,
+            "after": last.after.label if last else None,
+            "sections": _sections_json(last.sections) if last else [],
+            "comparisons": [
                 {
-                    "title": s.title,
-                    "inputs": list(s.inputs),
-                    "combinations": s.combinations,
-                    "changes": [
-                        {
-                            "inputs": dict(zip(s.inputs, c.inputs, strict=True)),
-                            "before": c.before,
-                            "after": c.after,
-                            "why": c.why,
-                        }
-                        for c in s.changes
-                    ],
+                    "before": c.before.label,
+                    "after": c.after.label,
+                    "sections": _sections_json(c.sections),
                 }
-                for s in sections
+                for c in comparisons
             ],
+            "only_before": only_before,
+            "only_after": only_after,
+            "rules": used,
         }
         if args.output == HTML_FORMAT:
-            _diff_html(data, before, after, io)
+            if last is None:
+                raise ModetableError("no version is in both files: nothing to draw")
+            _diff_html(data, last.before, last.after, io)
         else:
             dump(data, args.output, io.stdout)
     else:
-        io.stdout.write(f"From {before.label} to {after.label}:\n")
-        for section in changed:
-            io.stdout.write(
-                f"\n{section.title}: {len(section.changes)} change"
-                f"{'' if len(section.changes) == 1 else 's'} "
-                f"({section.combinations} combinations tried)\n"
-            )
-            headers = [*section.inputs, before.label, after.label, "WHY"]
-            rows = [[*c.inputs, c.before, c.after, c.why] for c in section.changes]
-            io.stdout.write(table(headers, rows))
-        unchanged = [s.title for s in sections if not s.changes]
-        if unchanged:
-            io.stdout.write(f"\nNo change: {'; '.join(unchanged)}.\n")
+        from modetable.cli.common import rules_note
+
+        io.stdout.write(rules_note(ruleset))
+        if args.against:
+            for versions, file in ((only_before, other.file), (only_after, ruleset.file)):
+                if versions:
+                    io.stdout.write(
+                        f"Only in {file}: {', '.join(versions)} (not compared; "
+                        "`rules diff V1 V2` on that file shows what a line changes).\n"
+                    )
+            if not comparisons:
+                io.stdout.write("No version is in both files.\n")
+        for index, comparison in enumerate(comparisons):
+            if index or only_before or only_after:
+                io.stdout.write("\n")
+            _print_comparison(comparison, io)
     return EXIT_NEGATIVE if changed else EXIT_OK
 
 
@@ -308,3 +332,72 @@ def _diff_html(data: dict[str, Any], before: Side, after: Side, io: Io) -> None:
     caption = f"Matching under {after.label}, changes from {before.label} marked"
     matrix = diff_matrix_html(before.policy, after.policy, caption)
     io.stdout.write(diff_page(data, matrix, style=matrix_style()))
+
+
+def _shared_versions(before: RuleSet, after: RuleSet) -> tuple[list[str], list[str], list[str]]:
+    """The lines both files describe (as the newer file names them), then those only
+    one of them has."""
+    from modetable.versions import parse_version
+
+    theirs = {parse_version(v): v for v in before.versions}
+    ours = {parse_version(v): v for v in after.versions}
+    common = sorted((v for v in ours if v in theirs), key=lambda v: v)
+    return (
+        [ours[v] for v in common],
+        [name for v, name in sorted(theirs.items()) if v not in ours],
+        [name for v, name in sorted(ours.items()) if v not in theirs],
+    )
+
+
+def _compare(before_label: str, before: Any, after_label: str, after: Any) -> _Comparison:
+    from modetable.authoring.diff import Side, diff
+
+    was, now = Side(before_label, before), Side(after_label, after)
+    return _Comparison(was, now, diff(was, now))
+
+
+def _sections_json(sections: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "title": s.title,
+            "inputs": list(s.inputs),
+            "combinations": s.combinations,
+            "changes": [
+                {
+                    "inputs": dict(zip(s.inputs, c.inputs, strict=True)),
+                    "before": c.before,
+                    "after": c.after,
+                    "why": c.why,
+                }
+                for c in s.changes
+            ],
+        }
+        for s in sections
+    ]
+
+
+def _print_comparison(comparison: _Comparison, io: Io) -> None:
+    from modetable.render import table
+
+    before, after = comparison.before, comparison.after
+    io.stdout.write(f"From {before.label} to {after.label}:\n")
+    for section in (s for s in comparison.sections if s.changes):
+        count = len(section.changes)
+        changes = f"{count} change{'' if count == 1 else 's'}"
+        if section.listed:
+            io.stdout.write(f"\n{section.title}: {changes}\n")
+            # One change a few lines: the values are whole rules and texts.
+            for c in section.changes:
+                io.stdout.write(f"{' '.join(c.inputs)}: {c.why}\n")
+                for label, value in ((before.label, c.before), (after.label, c.after)):
+                    io.stdout.write(f"  {label}: {value}\n")
+            continue
+        io.stdout.write(
+            f"\n{section.title}: {changes} ({section.combinations} combinations tried)\n"
+        )
+        headers = [*section.inputs, before.label, after.label, "WHY"]
+        rows = [[*c.inputs, c.before, c.after, c.why] for c in section.changes]
+        io.stdout.write(table(headers, rows))
+    unchanged = [s.title for s in comparison.sections if not s.changes]
+    if unchanged:
+        io.stdout.write(f"\nNo change: {'; '.join(unchanged)}.\n")

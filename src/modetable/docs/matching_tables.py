@@ -45,7 +45,8 @@ def _input(value: str) -> str | None:
 
 
 def matching_table(policy: Policy) -> str:
-    """The examples of the rule (`matching.examples`), each decided by the rows in force."""
+    """The examples of the rule (`matching.examples`, but those kept off the docs with
+    `docs: false`), each decided by the rows in force."""
     docs = docs_of(policy)
     component = component_named(policy, docs.matching_table.component)
     values = policy.placeholder_values(component)
@@ -59,7 +60,7 @@ def matching_table(policy: Policy) -> str:
     rows = []
     for example in policy.rules.matching.examples:
         requested, declared = _input(example.requested), _input(example.declared)
-        if not in_force(example.since, example.until, policy.version):
+        if not example.docs or not in_force(example.since, example.until, policy.version):
             continue
         if any(v is not None and v not in policy.modes_in_force for v in (requested, declared)):
             continue  # a value that is no mode in this version: the example did not exist
@@ -124,7 +125,7 @@ def mismatch_message(policy: Policy) -> str:
     component = component_named(policy, docs.matching_table.component)
     for example in policy.rules.matching.examples:
         requested, declared = _input(example.requested), _input(example.declared)
-        if not in_force(example.since, example.until, policy.version):
+        if not example.docs or not in_force(example.since, example.until, policy.version):
             continue
         if any(v is not None and v not in policy.modes_in_force for v in (requested, declared)):
             continue

@@ -30,6 +30,10 @@ __all__ = [
 RULES_VARIABLE = "MODETABLE_RULES"
 VERSION_VARIABLE = "MODETABLE_OME_VERSION"
 HERE = Path("rules") / "modes.yaml"
+# Where the wheel puts the bundled rules (pyproject's force-include): the
+# checkout's layout, schema/ beside rules/, so the schema line at the top of
+# the file works in the installed copy too.
+BUNDLED_PARTS = ("_bundled", "rules", "modes.yaml")
 
 How = Literal["given", "environment", "here", "bundled"]
 
@@ -63,7 +67,7 @@ def asked_version() -> str | None:
 
 def bundled_rules_path() -> Path:
     """The rules file shipped with the package, or the repository's own."""
-    packaged = resources.files("modetable").joinpath("_bundled", "rules", "modes.yaml")
+    packaged = resources.files("modetable").joinpath(*BUNDLED_PARTS)
     if packaged.is_file():
         return Path(str(packaged))
     repository = Path(__file__).resolve().parents[3] / "rules" / "modes.yaml"

@@ -219,13 +219,28 @@ class Manifests:
 
 
 @attrs.frozen
+class StatusChange:
+    """A mode's status in some versions (`since` the version that deprecated it,
+    say); no two of a mode's changes hold in one version."""
+
+    status: Status
+    replacement: ModeName | None = None
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
 class Mode:
+    """A valid mode value. `status` (and `replacement`) hold in every version
+    none of `statuses` holds in."""
+
     name: Annotated[str, Defines("mode", report_unused=True)]
     status: Status
     since: str | None = None
     until: str | None = None
     replacement: ModeName | None = None
     doc: str = ""
+    statuses: tuple[StatusChange, ...] = ()
 
 
 @attrs.frozen
@@ -330,6 +345,7 @@ class Example:
     """A row of the table as a test: these inputs give `outcome`, from `row`.
 
     It runs in each listed version in force where the modes it names are valid.
+    The docs show it among OME's own examples unless `docs: false` (a test only).
     """
 
     requested: Annotated[str, Ref("mode", also=("none",))]
@@ -338,6 +354,7 @@ class Example:
     row: Annotated[str, Ref("row")]
     since: str | None = None
     until: str | None = None
+    docs: bool = True
 
 
 @attrs.frozen

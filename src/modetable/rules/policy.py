@@ -70,13 +70,27 @@ class Policy:
 
     @cached_property
     def modes_in_force(self) -> dict[str, Mode]:
-        """Valid mode values in this version, in the file's order."""
-        return {m.name: m for m in self.rules.modes if in_force(m.since, m.until, self.version)}
+        """Valid mode values in this version, in the file's order, each with its
+        status in this version."""
+        return {
+            name: mode
+            for name, mode in self.all_modes.items()
+            if in_force(mode.since, mode.until, self.version)
+        }
 
     @cached_property
     def all_modes(self) -> dict[str, Mode]:
-        """Every mode the file names, in any version (the compiled table's domain)."""
-        return {m.name: m for m in self.rules.modes}
+        """Every mode the file names, in any version (the compiled table's domain),
+        each with its status in this version (`statuses` resolved)."""
+        return {m.name: self._as_of(m) for m in self.rules.modes}
+
+    def _as_of(self, mode: Mode) -> Mode:
+        for change in mode.statuses:
+            if in_force(change.since, change.until, self.version):
+                return attrs.evolve(
+                    mode, status=change.status, replacement=change.replacement, statuses=()
+                )
+        return attrs.evolve(mode, statuses=()) if mode.statuses else mode
 
     @property
     def components(self) -> tuple[Component, ...]:

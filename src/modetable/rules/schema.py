@@ -20,9 +20,13 @@ import attrs
 from modetable.rules.kinds import Defines, Ref, Template, Templates, field_types, split_annotated
 from modetable.rules.model import RuleFile
 
-__all__ = ["VERSION_FIELDS", "rules_schema", "rules_schema_text"]
+__all__ = ["SCHEMA_ID", "VERSION_FIELDS", "rules_schema", "rules_schema_text"]
 
 _DIALECT = "http://json-schema.org/draft-07/schema#"
+# The schema's identity, by the format of the file it describes (`format: 1`):
+# an editor or a validator caches and refers to it by this, wherever it is read
+# from (the checkout's schema/, or the installed copy beside the bundled rules).
+SCHEMA_ID = "urn:modetable:rules-schema:format-1"
 VERSION_FIELDS = {
     "since": "the first version this applies in: one listed under `versions`",
     "until": "the first version this no longer applies in: one listed under `versions`",
@@ -35,6 +39,7 @@ def rules_schema() -> dict[str, Any]:
     root = _class_schema(RuleFile, definitions)
     return {
         "$schema": _DIALECT,
+        "$id": SCHEMA_ID,
         "title": "modetable rules file",
         **root,
         "definitions": dict(sorted(definitions.items())),

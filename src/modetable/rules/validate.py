@@ -32,6 +32,7 @@ from modetable.rules.kinds import (
 from modetable.rules.model import (
     OUTCOMES_WITH_A_RUNTIME,
     AdmissionRule,
+    Mode,
     RuleFile,
     SelectionCheck,
     Source,
@@ -158,6 +159,35 @@ class _Walker:
                 self.error(
                     ErrorCode.INCOMPLETE_RULE, message, (*path, key) if key else path, key=bool(key)
                 )
+        if cls is Mode:
+            self.check_statuses(value, path)
+
+    def check_statuses(self, value: dict[str, Any], path: tuple[PathPart, ...]) -> None:
+        """No two of a mode's `statuses` hold in one version."""
+        changes = value.get("statuses")
+        if not isinstance(changes, list):
+            return
+        ranges = []
+        for index, change in enumerate(changes):
+            if isinstance(change, dict):
+                since, until = change.get("since"), change.get("until")
+                try:
+                    low = parse_version(since) if isinstance(since, str) else None
+                    high = parse_version(until) if isinstance(until, str) else None
+                except ValueError:
+                    continue  # the version itself is reported
+                for other, (other_low, other_high) in ranges:
+                    starts = max((v for v in (low, other_low) if v is not None), default=None)
+                    ends = min((v for v in (high, other_high) if v is not None), default=None)
+                    if starts is None or ends is None or starts < ends:
+                        self.error(
+                            ErrorCode.BAD_RANGE,
+                            f"statuses[{index}] holds in versions statuses[{other}] holds in "
+                            "too (give them since/until ranges that do not meet)",
+                            (*path, "statuses", index),
+                        )
+                        break
+                ranges.append((index, (low, high)))
 
     def walk_mapping(
         self, value: dict[Any, Any], type_: Any, marks: tuple[Any, ...], path: tuple[PathPart, ...]
