@@ -56,6 +56,7 @@ _DUPLICATE = "duplicate"
 _SELECTION = "selection"
 # A mode's status (rules: modes[].status) that asks for a move.
 _DEPRECATED = "deprecated"
+_CURRENT = "current"  # a status that asks nothing
 
 
 @attrs.frozen
@@ -258,9 +259,11 @@ def deprecated(policy: Policy, name: str | None) -> bool:
 
 def _asks(policy: Policy, name: str | None) -> bool:
     """Whether a component running in mode `name` is a finding: a mode in force
-    whose status the rules grade, and (deprecated) with somewhere to move to."""
+    whose status in this version the rules grade (a mode current in this version,
+    as MultiNode in v1.2.2, asks nothing), and (deprecated) with somewhere to
+    move to."""
     mode = policy.modes_in_force.get(name or "")
-    if mode is None:
+    if mode is None or mode.status == _CURRENT:
         return False
     return deprecated(policy, name) if mode.status == _DEPRECATED else True
 

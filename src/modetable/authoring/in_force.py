@@ -31,6 +31,8 @@ from modetable.rules.model import Mode, RuleFile
 from modetable.rules.policy import Policy
 from modetable.versions import describe_range, in_force
 
+__all__ = ["ABSENT", "MESSAGE_ORIGINS", "Difference", "Keyed", "compare", "in_force_data"]
+
 ABSENT = "absent"
 # Whose words a message is (rules: messages[].origin), as the diff says it.
 MESSAGE_ORIGINS = {"ome": "OME", "kubernetes": "Kubernetes", "modetable": "modetable"}

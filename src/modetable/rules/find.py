@@ -17,6 +17,7 @@ import attrs
 from modetable.errors import ModetableError
 
 __all__ = [
+    "BUNDLED_PARTS",
     "HERE",
     "RULES_VARIABLE",
     "VERSION_VARIABLE",

@@ -107,6 +107,7 @@ __all__ = [
     "SpecFields",
     "Stage",
     "Status",
+    "StatusChange",
     "VersionName",
     "VersionOperator",
     "VersionOutcome",
