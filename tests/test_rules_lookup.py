@@ -113,3 +113,11 @@ def test_every_command_reads_the_file_the_environment_names(tmp_path, monkeypatc
     for command in ("match", "select", "explain"):
         assert reworded in run_cli(*JSON_COMMANDS[command]).out, command
     assert reworded in run_cli("audit", MANIFESTS, "-o", "json").out
+
+
+def test_the_audits_markdown_names_a_rules_file_that_is_not_the_bundled_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("audit", MANIFESTS, "-o", "markdown").out.startswith("### modetable audit")
+    _copy(tmp_path)
+    lines = run_cli("audit", MANIFESTS, "-o", "markdown").out.splitlines()
+    assert lines[:2] == ["rules: rules/modes.yaml (v1.3 rules)", "### modetable audit (v1.3)"]

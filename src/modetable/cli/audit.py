@@ -145,7 +145,7 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         else:
             everything = list(kept)
             progress.close()
-            if args.output == "table":
+            if args.output in ("table", "markdown"):  # the outputs people read
                 io.stdout.write(rules_note(policy))
             write_report(args.output, policy, everything, summary, io.stdout, args)
     finally:
