@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -19,6 +19,7 @@ import attrs
 from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.rules.model import Manifests
+from modetable.settled import settled
 from modetable.yamlio import (
     YamlMap,
     check_size,
@@ -47,6 +48,8 @@ __all__ = [
     "check_object_fields",
     "duplicate_message",
     "duplicate_warning",
+    "is_list",
+    "kind_scopes",
     "object_json",
     "parse_objects",
     "read_bytes",
@@ -88,6 +91,7 @@ class Manifest:
 
 
 @attrs.frozen(eq=False)
+@settled  # shared across threads: nothing filled on first use
 class Cluster:
     """The objects read from the inputs, indexed for lookup."""
 
@@ -161,6 +165,11 @@ def _kinds(spec: Manifests) -> dict[str, tuple[str, str]]:
     return kinds
 
 
+def kind_scopes(spec: Manifests) -> dict[str, str]:
+    """Kind → scope (`namespace`, `cluster`) of every kind the rules read."""
+    return {kind: scope for kind, (_role, scope) in _kinds(spec).items()}
+
+
 def _text_field(node: dict[str, Any], key: str, context: str, fallback: Location) -> str | None:
     value = node.get(key)
     if value is None:
@@ -207,13 +216,18 @@ def _key_where(node: Any, key: Any, fallback: Location) -> Location:
     return node.key_where(key) if isinstance(node, YamlMap) else fallback
 
 
-def _objects(document: Any, start: Location, list_kind: str) -> Iterator[tuple[Any, Location]]:
-    """The objects of one document, with a list unwrapped: `kind: List`, or a typed
-    list such as `ServingRuntimeList` (a kind ending in List, with `items`)."""
-    kind = document.get("kind") if isinstance(document, dict) else None
-    if kind == list_kind or (
+def is_list(document: Any, list_kind: str) -> bool:
+    """Whether a document is a list of objects: `kind: List`, or a typed list such
+    as `ServingRuntimeList` (a kind ending in List, with `items`)."""
+    kind = document.get("kind") if isinstance(document, Mapping) else None
+    return kind == list_kind or (
         isinstance(kind, str) and kind.endswith(list_kind) and "items" in document
-    ):
+    )
+
+
+def _objects(document: Any, start: Location, list_kind: str) -> Iterator[tuple[Any, Location]]:
+    """The objects of one document, with a list unwrapped (`is_list`)."""
+    if is_list(document, list_kind):
         items = document.get("items") or []
         if not isinstance(items, list):
             raise ModetableError("items of a List must be a list", where(document, "items", start))
@@ -448,7 +462,8 @@ _SIDE_OF_OBJECT = {
 }
 
 
-@functools.cache
+# Bounded: a long-running program may make a Policy per request.
+@functools.lru_cache(maxsize=16)
 def read_fields(policy: Policy) -> dict[str, tuple[tuple[paths.Segments, str], ...]]:
     """Side (`isvc`, `runtime`) → the fields the rules read there, each with what it holds.
 

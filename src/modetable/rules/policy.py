@@ -26,6 +26,7 @@ from modetable.rules.model import (
     RunFailure,
     Source,
 )
+from modetable.settled import settled
 from modetable.templates import fill
 from modetable.versions import Placement, in_force, parse_version, place
 
@@ -53,6 +54,7 @@ class SourcePlan:
 
 
 @attrs.frozen(eq=False)
+@settled  # shared across threads: nothing filled on first use
 class Policy:
     """The rules in force in one version.
 
