@@ -9,20 +9,9 @@ from typing import Any, TextIO
 
 from modetable.cli.streams import Io
 from modetable.errors import Location, ModetableError
-from modetable.manifests import (
-    Cluster,
-    Manifest,
-    Rejected,
-    build_cluster,
-    check_fields,
-    check_object_fields,
-    duplicate_warning,
-    parse_objects,
-    read_documents,
-)
+from modetable.manifests import Cluster, Manifest, Rejected
 from modetable.render import FORMATS
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
-from modetable.yamlio import where
 
 __all__ = [
     "CI_FORMATS",
@@ -141,62 +130,13 @@ class _EncodedText:
 
 
 def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] = ()) -> Cluster:
-    """The objects of `manifests` (and of `extra` files), duplicates warned about."""
+    """The objects of `manifests` (and of `extra` files) through the one loader
+    (`modetable.loading`), duplicates warned about."""
+    from modetable.loading import load_paths
+
     inputs = [*manifests, *(e for e in extra if not _covered(e, manifests))]
-    if not inputs:
-        raise ModetableError("no manifests given (pass files, folders or -)")
     stdin = _stdin_bytes(io) if "-" in inputs else None
-    objects, skipped = parse_objects(read_documents(inputs, stdin), policy.rules.manifests)
-    cluster = build_cluster(objects, skipped, policy.rules.manifests)
-    _warn_duplicates(cluster, io)
-    check_fields(policy, cluster)
-    _check_selection_fields(policy, cluster)
-    return cluster
-
-
-def _check_selection_fields(policy: Policy, cluster: Cluster) -> None:
-    """Read, once, every field selection reads, on every object: `select` reads
-    them lazily and the audit's fast path skips some, so without this the same
-    input could be refused by one command and answered by another."""
-    for objects in (cluster.models, cluster.runtimes, cluster.isvcs):
-        for manifest in objects:
-            _check_selection_object(policy, manifest)
-
-
-def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
-    """Every field selection reads on one object holds what it expects."""
-    selection = policy.rules.selection
-    if selection is None:
-        return
-    from modetable.selection.fields import read
-    from modetable.selection.formats import entries_of, model_facts
-
-    manifests = policy.rules.manifests
-    body, at = manifest.body, manifest.location
-    if manifest.kind in {k.kind for k in manifests.models}:
-        model_facts(selection, manifest)
-    elif manifest.kind in {k.kind for k in manifests.runtimes}:
-        runtime = selection.runtime
-        entries_of(selection, body, at)
-        read(body, runtime.disabled, bool, at)
-        listed = read(body, runtime.accelerator_classes, list, at) or []
-        for index, item in enumerate(listed):
-            if not isinstance(item, str):
-                raise ModetableError(
-                    f"{runtime.accelerator_classes}[{index}] must be a string",
-                    where(listed, index, at),
-                )
-        if read(body, runtime.size_range, dict, at) is not None:
-            read(body, runtime.size_min, str, at)
-            read(body, runtime.size_max, str, at)
-    else:
-        ref = selection.model_ref
-        node = read(body, ref.path, dict, at)
-        if node is not None:
-            read(node, ref.name, str, at, f"{ref.path}.")
-            read(node, ref.kind, str, at, f"{ref.path}.")
-        for path in selection.accelerator_classes:
-            read(body, path, str, at)
+    return load_paths(policy, inputs, stdin, warn=io.warn)
 
 
 def load_cluster_leniently(
@@ -204,36 +144,13 @@ def load_cluster_leniently(
 ) -> tuple[Cluster, list[Rejected]]:
     """As `load_cluster`, but an object that does not read (the API server would
     refuse it) is left out and returned, so the audit goes on with the rest; a
-    file that is not YAML still stops it. Objects are checked before duplicates
-    are resolved: a malformed later copy leaves the earlier one in place."""
-    if not manifests:
-        raise ModetableError("no manifests given (pass files, folders or -)")
+    file that is not YAML still stops it."""
+    from modetable.loading import load_paths
+
     stdin = _stdin_bytes(io) if "-" in manifests else None
     rejected: list[Rejected] = []
-    objects, skipped = parse_objects(
-        read_documents(manifests, stdin), policy.rules.manifests, rejected
-    )
-    kept = []
-    for manifest in objects:
-        try:
-            check_object_fields(policy, manifest)
-            _check_selection_object(policy, manifest)
-        except ModetableError as exc:
-            rejected.append(Rejected(exc, manifest.kind, manifest.namespace, manifest.name))
-            continue
-        kept.append(manifest)
-    cluster = build_cluster(kept, skipped, policy.rules.manifests)
-    _warn_duplicates(cluster, io)
+    cluster = load_paths(policy, manifests, stdin, warn=io.warn, rejected=rejected)
     return cluster, rejected
-
-
-def _warn_duplicates(cluster: Cluster, io: Io) -> None:
-    if cluster.duplicates:
-        # Once, with a count: a tree with many duplicates would bury everything else.
-        earlier, later = cluster.duplicates[0]
-        more = len(cluster.duplicates) - 1
-        extra = f" (and {more} more defined twice: `modetable audit` lists each)" if more else ""
-        io.warn(duplicate_warning(earlier, later) + extra)
 
 
 def _covered(file: str, manifests: list[str]) -> bool:
