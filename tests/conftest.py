@@ -28,6 +28,18 @@ def need(path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _rules_cache_of_the_session(tmp_path_factory):
+    """Loaded rules are cached in a folder of the test session's own, never the
+    user's (in-process runs and child processes alike)."""
+    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv(CACHE_VARIABLE, raising=False)
+        patch.setenv(FOLDER_VARIABLE, str(tmp_path_factory.mktemp("rules-cache")))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _no_lookup_variables(monkeypatch):
     """The machine's MODETABLE_RULES and MODETABLE_OME_VERSION do not reach the tests."""

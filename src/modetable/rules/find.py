@@ -8,13 +8,12 @@ policy author edits in a clone), else the copy bundled with modetable.
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 import attrs
 
-from modetable.errors import ModetableError
+from modetable.errors import Location, ModetableError
 
 __all__ = [
     "BUNDLED_PARTS",
@@ -26,6 +25,7 @@ __all__ = [
     "asked_version",
     "bundled_rules_path",
     "find_rules",
+    "read_rules_bytes",
 ]
 
 RULES_VARIABLE = "MODETABLE_RULES"
@@ -68,13 +68,29 @@ def asked_version() -> str | None:
 
 def bundled_rules_path() -> Path:
     """The rules file shipped with the package, or the repository's own."""
-    packaged = resources.files("modetable").joinpath(*BUNDLED_PARTS)
+    package = Path(__file__).resolve().parents[1]
+    # A wheel installs the copy as a file beside the code; importlib.resources
+    # (slower to import) only for a package that is not on the file system.
+    packaged = package.joinpath(*BUNDLED_PARTS)
     if packaged.is_file():
-        return Path(str(packaged))
-    repository = Path(__file__).resolve().parents[3] / "rules" / "modes.yaml"
+        return packaged
+    repository = package.parents[1] / "rules" / "modes.yaml"
     if repository.is_file():
         return repository
+    from importlib import resources
+
+    inside = resources.files("modetable").joinpath(*BUNDLED_PARTS)
+    if inside.is_file():
+        return Path(str(inside))
     raise ModetableError("the bundled rules file is missing; pass --rules FILE")
+
+
+def read_rules_bytes(path: Path) -> bytes:
+    """The rules file's bytes, or a one-line error naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise ModetableError(f"cannot read: {exc.strerror}", Location(str(path))) from None
 
 
 def _is_bundled(path: Path) -> bool:

@@ -24,6 +24,7 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
+from modetable.rules.find import read_rules_bytes
 from modetable.rules.kinds import yaml_key
 from modetable.rules.model import RowCondition, RuleFile
 from modetable.rules.positions import PathPart, field_name, locate
@@ -352,8 +353,4 @@ def _duplicate_keys(text: str, file: str) -> list[ModetableError]:
 
 
 def read_rules_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ModetableError(f"cannot read: {exc.strerror}", Location(str(path))) from None
-    return decode(data, str(path))
+    return decode(read_rules_bytes(path), str(path))

@@ -15,8 +15,8 @@ import attrs
 from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.rules import positions
-from modetable.rules.find import asked_version, find_rules
-from modetable.rules.load import parse_rules, read_rules_text
+from modetable.rules.cache import load_cached
+from modetable.rules.find import asked_version, find_rules, read_rules_bytes
 from modetable.rules.model import (
     AdmissionRule,
     Component,
@@ -245,10 +245,21 @@ class RuleSet:
 
 
 def load_ruleset(path: str | Path | None = None) -> RuleSet:
-    """The rules file at `path`, else the one the lookup finds (`rules/find.py`)."""
+    """The rules file at `path`, else the one the lookup finds (`rules/find.py`);
+    from the cache of loaded rules when it holds this file's bytes (`rules/cache.py`)."""
     found = find_rules(path)
-    rules, document = parse_rules(read_rules_text(found.path), str(found.path))
-    return RuleSet(rules=rules, file=str(found.path), document=document, bundled=found.bundled)
+    file = str(found.path)
+    data = read_rules_bytes(found.path)
+
+    def parse() -> tuple[RuleFile, Any]:
+        # The loader (cattrs, validation) is imported only when the cache misses.
+        from modetable.rules.load import parse_rules
+        from modetable.yamlio import decode
+
+        return parse_rules(decode(data, file), file)
+
+    rules, document = load_cached(file, data, parse)
+    return RuleSet(rules=rules, file=file, document=document, bundled=found.bundled)
 
 
 def rules_json(policy: Policy | RuleSet) -> dict[str, Any]:
