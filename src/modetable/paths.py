@@ -48,6 +48,7 @@ def expand(template: str, values: Mapping[str, object]) -> Segments:
     return split(fill(template, values))
 
 
+@lru_cache(maxsize=4096)
 def render(segments: Segments) -> str:
     """The path as people write it: `spec.engine.annotations[ome.io/deploymentMode]`."""
     text = ""

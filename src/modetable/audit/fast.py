@@ -35,7 +35,7 @@ from typing import Any
 
 import attrs
 
-from modetable.audit.model_checks import MemoComparisons, model_key
+from modetable.audit.model_checks import MemoComparisons, entry_key, model_key
 from modetable.index import RuntimeIndex, build_index, request_of
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import ComponentMatch, RuntimeMatch
@@ -51,7 +51,6 @@ from modetable.selection import (
     Outcome,
     RuntimeView,
     Step,
-    assess,
     model_facts,
     no_runtime_message,
     order,
@@ -75,6 +74,8 @@ _MODEL_STEPS = frozenset({Step.MODEL_FORMAT, Step.MODEL_SIZE, Step.SCORE})
 # Steps that depend on the InferenceService beyond its model, and that pruning
 # decides exactly from an index.
 _SHAPE_STEPS = frozenset({Step.ACCELERATOR_CLASS, Step.DEPLOYMENT_MODE})
+# Model steps that read nothing of the runtime but its entries.
+_ENTRY_STEPS = frozenset({Step.MODEL_FORMAT, Step.SCORE})
 
 # An InferenceService's shape: the model, its accelerator classes (with the
 # paths that named them), the modes it requests per compared component, and
@@ -96,6 +97,33 @@ class Ranked:
     name: str
     score: int | None
     distance: float | None
+
+
+@attrs.frozen
+class _Unqualified:
+    """A runtime as `selection.order` sorts one that does not qualify."""
+
+    runtime: Manifest
+    compatible = False
+
+    @property
+    def scope(self) -> str:
+        return self.runtime.scope
+
+    @property
+    def name(self) -> str:
+        return self.runtime.name
+
+
+@attrs.frozen
+class _Keys:
+    """What one InferenceService's checks are memoised by."""
+
+    shape: Shape
+    model: int  # the model's format facts (model_key), interned
+    size: str | None
+    classes: tuple[tuple[str, str], ...]
+    modes: int  # the request and the sources that gave it, interned
 
 
 @attrs.frozen
@@ -145,6 +173,15 @@ class FleetSelector:
         self._best: dict[tuple[Shape, str], Candidate | None] = {}
         self._ranks: dict[Hashable, Ranked] = {}
         self._messages: dict[tuple[Shape, str], str] = {}
+        # Small ints standing for what a memo key would otherwise hash again on
+        # every lookup (a model's format facts, a request with its sources).
+        self._ids: dict[Hashable, int] = {}
+        self._entry_lists: dict[Manifest, int] = {}
+        self._listings: dict[str, tuple[Manifest, ...]] = {}
+        self._last: tuple[Context, _Keys] | None = None
+        self._skipped: dict[tuple[str, str], CheckResult] = {}
+        self._not_reached = self.rules.explain.words["not_reached"]
+        self._scope_labels = policy.rules.manifests.scope_labels
 
     # --- per runtime and per model, once -------------------------------------
 
@@ -263,20 +300,53 @@ class FleetSelector:
             match=match,
         )
 
+    def _keys(self, ctx: Context) -> _Keys:
+        """The memo keys of one InferenceService's checks, made once per `select`."""
+        last = self._last
+        if last is not None and last[0] is ctx:
+            return last[1]
+        model = ctx.model
+        shape = _shape(ctx)
+        keys = _Keys(
+            shape=shape,
+            model=self._id(model_key(model)),
+            size=model.size,
+            classes=ctx.classes,
+            modes=self._id((shape[2], shape[3])),
+        )
+        self._last = (ctx, keys)
+        return keys
+
+    def _id(self, value: Hashable) -> int:
+        return self._ids.setdefault(value, len(self._ids))
+
+    def _entries_id(self, view: RuntimeView) -> int:
+        """The runtime's entries as the format and score checks read them, interned."""
+        found = self._entry_lists.get(view.runtime)
+        if found is None:
+            found = self._entry_lists[view.runtime] = self._id(
+                tuple((e.index, entry_key(e), e.auto_select, e.priority) for e in view.entries)
+            )
+        return found
+
     def _step(
         self, ctx: Context, shape: Shape, view: RuntimeView, check: SelectionCheck
     ) -> CheckResult:
         runtime = view.runtime
         step = check.check
-        model = ctx.model
+        keys = self._keys(ctx)
         if step == Step.DEPLOYMENT_MODE:
-            key: Hashable = (check.id, shape[2], shape[3], runtime)
+            key: Hashable = (check.id, keys.modes, runtime)
         elif step == Step.ACCELERATOR_CLASS:
-            key = (check.id, ctx.classes, runtime)
+            key = (check.id, keys.classes, runtime)
         elif step == Step.MODEL_SIZE:
-            key = (check.id, model.size, runtime)
+            key = (check.id, keys.size, runtime)
+        elif step in _ENTRY_STEPS:
+            # What these read of a runtime is its entries: runtimes that list the
+            # same entries share the result.
+            key = (check.id, keys.model, self._entries_id(view))
         elif step in _MODEL_STEPS:
-            key = (check.id, model_key(model), runtime)
+            key = (check.id, keys.model, runtime)
         elif step in _RUNTIME_STEPS:
             key = (check.id, runtime)
         else:
@@ -291,7 +361,8 @@ class FleetSelector:
         return found
 
     def _ranking_facts(self, ctx: Context, view: RuntimeView) -> dict[str, Any]:
-        key = (model_key(ctx.model), ctx.model.size, view.runtime)
+        keys = self._keys(ctx)
+        key = (keys.model, keys.size, view.runtime)
         found = self._ranking.get(key)
         if found is None:
             found = self._ranking[key] = ranking_facts(ctx, view)
@@ -316,28 +387,77 @@ class FleetSelector:
         return None
 
     def assess(self, ctx: Context, shape: Shape, runtime: Manifest) -> Candidate:
-        """What `checks.assess(ctx, runtime)` gives, from the memoised checks, kept per shape."""
-        key = (shape, runtime)
+        """What `checks.assess(ctx, runtime)` gives, from the memoised checks; kept
+        per what those read (InferenceServices of different models alike in
+        their format facts and size share it)."""
+        keys = self._keys(ctx)
+        key = (keys.model, keys.size, keys.classes, keys.modes, runtime)
         found = self._assessed.get(key)
         if found is None:
-            view = self.view(runtime)
-            found = self._assessed[key] = assess(
-                ctx,
-                runtime,
-                view=view,
-                step=lambda check: self._step(ctx, shape, view, check),
-                ranking=lambda: self._ranking_facts(ctx, view),
+            found = self._assessed[key] = self._assess(ctx, shape, runtime)
+        return found
+
+    def _assess(self, ctx: Context, shape: Shape, runtime: Manifest) -> Candidate:
+        """`checks.assess(ctx, runtime)` (auto-selection, first failure only), with
+        each check's result and skip note memoised."""
+        view = self.view(runtime)
+        results: list[CheckResult] = []
+        failure: CheckResult | None = None
+        failed_rule: SelectionCheck | None = None
+        for check, note in self._notes(ctx):
+            if note is None and failure is not None:
+                note = self._not_reached
+            if note is not None:
+                results.append(self._skip(check, note))
+                continue
+            result = self._step(ctx, shape, view, check)
+            results.append(result)
+            if failure is None and result.failed:
+                failure, failed_rule = result, check
+        extras = self._ranking_facts(ctx, view) if failure is None else {}
+        return Candidate(
+            runtime=runtime,
+            scope_label=self._scope_labels[runtime.scope],
+            named=False,
+            compatible=failure is None,
+            reason=failure.reason if failure else None,
+            failed_check=failure.check if failure else None,
+            listed=failed_rule.listed if failed_rule else False,
+            checks=tuple(results),
+            **extras,
+        )
+
+    def _skip(self, check: SelectionCheck, note: str) -> CheckResult:
+        """A skipped check's result (the same for every runtime it is skipped on)."""
+        key = (check.id, note)
+        found = self._skipped.get(key)
+        if found is None:
+            found = self._skipped[key] = CheckResult(
+                check=check.id, step=check.check, state=CheckState.SKIPPED, skip_note=note
             )
         return found
 
     # --- the candidates of one InferenceService ---------------------------------
 
     def _all_candidates(self, ctx: Context, shape: Shape) -> tuple[Candidate, ...]:
-        """Every runtime of the namespace and the cluster, assessed, in explain's order."""
-        return order(
-            self.policy,
-            [self.assess(ctx, shape, r) for r in self.index.candidates(ctx.namespace)],
-        )
+        """Every runtime of the namespace and the cluster, assessed, in explain's
+        order (`selection.order`: those that qualify by rank, then the others in
+        the order of their scope and name, which is kept per namespace)."""
+        assessed = {r: self.assess(ctx, shape, r) for r in self.index.candidates(ctx.namespace)}
+        qualifying = sorted((c for c in assessed.values() if c.compatible), key=self._rank_key)
+        others = (assessed[r] for r in self._listing(ctx.namespace))
+        return (*qualifying, *(c for c in others if not c.compatible))
+
+    def _listing(self, namespace: str) -> tuple[Manifest, ...]:
+        """The runtimes of `namespace` and the cluster, in the order `selection.order`
+        lists those that do not qualify."""
+        found = self._listings.get(namespace)
+        if found is None:
+            by_name = order(
+                self.policy, [_Unqualified(r) for r in self.index.candidates(namespace)]
+            )
+            found = self._listings[namespace] = tuple(c.runtime for c in by_name)
+        return found
 
     def _best_for(self, ctx: Context, shape: Shape) -> Candidate | None:
         """The runtime auto-selection picks, ranking only those that qualify and
@@ -364,7 +484,8 @@ class FleetSelector:
         return picked
 
     def _ranked(self, ctx: Context, runtime: Manifest) -> Ranked:
-        key = (model_key(ctx.model), ctx.model.size, runtime)
+        keys = self._keys(ctx)
+        key = (keys.model, keys.size, runtime)
         found = self._ranks.get(key)
         if found is None:
             facts = self._ranking_facts(ctx, self.view(runtime))

@@ -16,7 +16,7 @@ from typing import Any
 
 from modetable.selection import Comparisons, Entry, ModelFacts
 
-__all__ = ["MemoComparisons", "model_key"]
+__all__ = ["MemoComparisons", "entry_key", "model_key"]
 
 
 def _frozen(value: Any) -> Hashable:
@@ -24,7 +24,7 @@ def _frozen(value: Any) -> Hashable:
     return None if value is None else json.dumps(value, sort_keys=True, default=str)
 
 
-def _entry_key(entry: Entry) -> Hashable:
+def entry_key(entry: Entry) -> Hashable:
     """What `differences` reads of an entry (not its index)."""
     return (
         entry.format,
@@ -51,34 +51,56 @@ class MemoComparisons(Comparisons):
 
     def __init__(self, policy: Any) -> None:
         super().__init__(policy)
-        self._differences: dict[tuple[Hashable, Hashable], tuple[str, ...]] = {}
-        self._sides: dict[tuple[Hashable, ...], bool] = {}
-        self._labels: dict[Hashable, str] = {}
-        # Model facts are kept alive by the fleet, so their ids are stable.
-        self._model_keys: dict[int, tuple[ModelFacts, Hashable]] = {}
+        self._differences: dict[tuple[int, int], tuple[str, ...]] = {}
+        self._sides: dict[tuple[int, int], bool] = {}
+        self._labels: dict[int, str] = {}
+        # Each distinct value compared gets a small int, so a memo lookup hashes
+        # two ints instead of the values again. Entries and model facts are kept
+        # alive by the fleet, so their ids are stable (and checked).
+        self._ids: dict[Hashable, int] = {}
+        self._entries: dict[int, tuple[Entry, int, int]] = {}
+        self._models: dict[int, tuple[ModelFacts, int, int]] = {}
 
-    def _model_key(self, model: ModelFacts) -> Hashable:
-        found = self._model_keys.get(id(model))
+    def _id(self, value: Hashable) -> int:
+        return self._ids.setdefault(value, len(self._ids))
+
+    def _entry_ids(self, entry: Entry) -> tuple[Entry, int, int]:
+        """(entry, what `differences` reads of it, what `sides_match` reads), interned."""
+        found = self._entries.get(id(entry))
+        if found is None or found[0] is not entry:
+            found = self._entries[id(entry)] = (
+                entry,
+                self._id(("entry", entry_key(entry))),
+                self._id(("sides", entry.format, entry.framework)),
+            )
+        return found
+
+    def _model_ids(self, model: ModelFacts) -> tuple[ModelFacts, int, int]:
+        found = self._models.get(id(model))
         if found is None or found[0] is not model:
-            found = self._model_keys[id(model)] = (model, model_key(model))
-        return found[1]
+            found = self._models[id(model)] = (
+                model,
+                self._id(("model", model_key(model))),
+                self._id(("sides", model.format, model.framework)),
+            )
+        return found
 
     def differences(self, entry: Entry, model: ModelFacts) -> tuple[str, ...]:
-        pair = (_entry_key(entry), self._model_key(model))
+        pair = (self._entry_ids(entry)[1], self._model_ids(model)[1])
         found = self._differences.get(pair)
         if found is None:
             found = self._differences[pair] = super().differences(entry, model)
         return found
 
     def sides_match(self, entry: Entry, model: ModelFacts) -> bool:
-        key = (entry.format, entry.framework, model.format, model.framework)
+        key = (self._entry_ids(entry)[2], self._model_ids(model)[2])
         found = self._sides.get(key)
         if found is None:
             found = self._sides[key] = super().sides_match(entry, model)
         return found
 
     def label(self, model: ModelFacts) -> str:
-        key = self._model_key(model)
+        key = self._model_ids(model)[1]
         found = self._labels.get(key)
         if found is None:
             found = self._labels[key] = super().label(model)

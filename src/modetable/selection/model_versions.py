@@ -7,6 +7,8 @@ matches, `1.0` equals `1.0.0`, and a leading zero makes a version invalid.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import attrs
 
 from modetable.rules.model import ModelVersions
@@ -58,21 +60,30 @@ def _split_suffixes(last: str, marks: tuple[str, ...]) -> tuple[str, tuple[tuple
 
 def parse(text: str, rules: ModelVersions) -> ModelVersion | None:
     """The version `text` spells, or None when it is not one (it never matches)."""
+    return _parse(text, rules.max_parts, rules.prefixes, rules.suffix_marks)
+
+
+# A cluster spells a few dozen versions, compared thousands of times per
+# selection: each is parsed once (bounded, so a hostile input cannot grow it).
+@lru_cache(maxsize=4096)
+def _parse(
+    text: str, max_parts: int, prefixes: tuple[str, ...], suffix_marks: tuple[str, ...]
+) -> ModelVersion | None:
     if not text:
         return None
-    pieces = text.split(".", rules.max_parts - 1)
-    prefix = next((p for p in rules.prefixes if pieces[0].startswith(p)), "")
+    pieces = text.split(".", max_parts - 1)
+    prefix = next((p for p in prefixes if pieces[0].startswith(p)), "")
     pieces[0] = pieces[0][len(prefix) :]
-    suffixes: tuple[tuple[str, ...], ...] = ((),) * len(rules.suffix_marks)
-    if len(pieces) == rules.max_parts:
+    suffixes: tuple[tuple[str, ...], ...] = ((),) * len(suffix_marks)
+    if len(pieces) == max_parts:
         # Only the last of all the parts may carry suffixes.
-        pieces[-1], suffixes = _split_suffixes(pieces[-1], rules.suffix_marks)
+        pieces[-1], suffixes = _split_suffixes(pieces[-1], suffix_marks)
         if any(piece == "" for suffix in suffixes for piece in suffix):
             return None
     numbers = [_number(piece) for piece in pieces]
     if any(n is None for n in numbers):
         return None
-    padded = tuple(n or 0 for n in numbers) + (0,) * (rules.max_parts - len(numbers))
+    padded = tuple(n or 0 for n in numbers) + (0,) * (max_parts - len(numbers))
     return ModelVersion(
         text=text, prefix=prefix, numbers=padded, parts=len(pieces), suffixes=suffixes
     )
