@@ -11,15 +11,52 @@ from typing import TYPE_CHECKING, TextIO
 from modetable import __version__
 from modetable.audit.findings import Finding, at_least, described, worst
 from modetable.audit.fleet import Audited, AuditSummary
+from modetable.errors import Location
 from modetable.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
     from modetable.reports import Report
 
-__all__ = ["as_report", "audited_isvcs", "shown", "write_report"]
+__all__ = ["Concerns", "as_report", "audited_isvcs", "shown", "write_report"]
 
 _MANIFESTS_GROUP = "manifests"
+
+
+class Concerns:
+    """What an audit `--within` a tree reports: what is written in the files
+    given (pre-commit's changed files), and the InferenceServices whose runtime
+    or model is. With no files given, everything."""
+
+    def __init__(self, files: Sequence[str]) -> None:
+        from pathlib import Path
+
+        self._path = Path
+        self.roots = [Path(f).resolve() for f in files if f != "-"]
+        self.stdin = "-" in files
+        self.everything = not files
+        self._seen: dict[str, bool] = {}
+
+    def file(self, name: str) -> bool:
+        found = self._seen.get(name)
+        if found is None:
+            if name == "<stdin>":
+                found = self.stdin
+            else:
+                path = self._path(name).resolve()
+                found = any(path == r or r in path.parents for r in self.roots)
+            self._seen[name] = found
+        return found
+
+    def location(self, location: Location | None) -> bool:
+        return self.everything or (location is not None and self.file(location.file))
+
+    def item(self, item: Audited) -> bool:
+        if self.everything:
+            return True
+        outcome = item.outcome
+        involved = (item.isvc, outcome.runtime, outcome.model, outcome.cause)
+        return any(m is not None and self.file(m.location.file) for m in involved)
 
 
 def audited_isvcs(cluster: Cluster, namespace: str | None) -> list[Manifest]:

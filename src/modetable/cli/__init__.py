@@ -20,6 +20,7 @@ from modetable.errors import ErrorList, ModetableError
 __all__ = [
     "COMMANDS",
     "DEBUG_VARIABLE",
+    "EXAMPLES",
     "EXIT_BUG",
     "EXIT_ERROR",
     "EXIT_NEGATIVE",
@@ -40,7 +41,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("audit", "every InferenceService of a fleet, or what an upgrade changes for each"),
     "docs": ("docs", "rewrite the docs' generated regions from the rules, or --check them"),
     "rules": ("rules", "for policy authors: check the rules file, print its schema, diff versions"),
+    "completion": ("completion", "a shell completion script (bash, zsh, fish)"),
 }
+
+EXAMPLES = """\
+examples:
+  modetable select --isvc llama-demo/llama-3-70b manifests/
+  modetable explain --isvc llama-3-70b -n llama-demo manifests/ --why srt-llama
+  modetable audit manifests/ -o github --fail-on warning
+  kubectl get inferenceservices,servingruntimes,clusterservingruntimes,basemodels,\\
+    clusterbasemodels -A -o yaml | modetable audit -
+  modetable COMMAND --help    (each command's options and examples)
+"""
 
 RULES_HELP = (
     "rules file (default: $MODETABLE_RULES, else rules/modes.yaml here when it exists, "
@@ -104,6 +116,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="modetable",
         description="OME's runtime deployment-mode rules, offline: decide, explain, document.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"modetable {__version__}")
     _global_options(parser, suppress=False)
@@ -114,7 +128,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         command.set_defaults(module=module)
         if argv is None or name == wanted:
             _global_options(command, suppress=True)
-            importlib.import_module(f"modetable.cli.{module}").add_arguments(command)
+            loaded = importlib.import_module(f"modetable.cli.{module}")
+            loaded.add_arguments(command)
+            # Examples in --help, kept as written.
+            command.epilog = getattr(loaded, "EXAMPLES", None)
+            command.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 

@@ -15,6 +15,7 @@ from modetable.cli.common import (
     add_manifests,
     add_namespaces,
     add_output,
+    covered,
     load_cluster,
     load_cluster_leniently,
     load_policy,
@@ -24,7 +25,17 @@ from modetable.cli.common import (
 )
 from modetable.errors import ModetableError
 
-__all__ = ["PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
+__all__ = ["EXAMPLES", "PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable audit manifests/
+  modetable audit manifests/ --problems-only -n llama-demo
+  modetable audit manifests/ -o github --fail-on warning       (in GitHub Actions)
+  modetable audit manifests/ -o sarif > modetable.sarif         (code scanning)
+  modetable audit --within deploy/ deploy/a.yaml deploy/b.yaml  (pre-commit's changed files)
+  modetable audit --from v1.2.2 --to v1.3 manifests/
+"""
 
 PROGRESS_LABEL = "auditing"
 SPOOL_BYTES = 8 * 1024 * 1024
@@ -38,6 +49,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_manifests(parser)
     add_output(parser, ci=True)
     add_namespaces(parser, "audit only the InferenceServices of this namespace")
+    parser.add_argument(
+        "--within",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="read PATH whole (a repository's manifests) and report only what concerns "
+        "MANIFESTS: their InferenceServices and those using a runtime or model in them "
+        "(for pre-commit, which passes the changed files)",
+    )
     parser.add_argument(
         "--fail-on",
         choices=(*_SEVERITIES[:2], _NEVER),
@@ -108,17 +128,23 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     )
     from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
     from modetable.audit.progress import Progress
-    from modetable.audit.report import audited_isvcs, shown, write_report
+    from modetable.audit.report import Concerns, audited_isvcs, shown, write_report
     from modetable.rules.policy import rules_json
 
     policy = load_policy(args, io)
-    cluster, rejected = load_cluster_leniently(policy, args.manifests, io)
+    concerns = Concerns(args.manifests if args.within else [])
+    inputs = [*args.within, *(m for m in args.manifests if not covered(m, args.within))]
+    cluster, rejected = load_cluster_leniently(policy, inputs, io)
     summary = AuditSummary(policy)
     summary.add_manifest_findings(
-        invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name)) for r in rejected
+        invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
+        for r in rejected
+        if concerns.location(r.error.location)
     )
     summary.add_manifest_findings(
-        duplicate_finding(policy, earlier, later) for earlier, later in cluster.duplicates
+        duplicate_finding(policy, earlier, later)
+        for earlier, later in cluster.duplicates
+        if concerns.location(later.location) or concerns.location(earlier.location)
     )
     isvcs = audited_isvcs(cluster, args.namespace)
     threshold = "info" if args.problems_only else args.severity
@@ -128,6 +154,7 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         for item in audit_fleet(
             policy, cluster, candidates=args.candidates, advance=progress.advance, isvcs=isvcs
         )
+        if concerns.item(item)
     )
     kept = (item for item in audited if shown(item, threshold))
     try:

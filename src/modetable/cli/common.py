@@ -20,6 +20,7 @@ __all__ = [
     "add_manifests",
     "add_namespaces",
     "add_output",
+    "covered",
     "isvc_and_cluster",
     "load_cluster",
     "load_cluster_leniently",
@@ -28,6 +29,7 @@ __all__ = [
     "policy_at",
     "rules_note",
     "set_help",
+    "with_namespace",
 ]
 
 # The formats CI reads (modetable.reports.FORMATS), for commands whose answer is findings.
@@ -73,6 +75,7 @@ def add_isvc_inputs(parser: argparse.ArgumentParser) -> None:
     )
     add_manifests(parser)
     add_output(parser)
+    add_namespaces(parser, "the InferenceService's namespace (--isvc NAME -n NAMESPACE)")
 
 
 def add_manifests(parser: argparse.ArgumentParser) -> None:
@@ -134,7 +137,7 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     (`modetable.loading`), duplicates warned about."""
     from modetable.loading import load_paths
 
-    inputs = [*manifests, *(e for e in extra if not _covered(e, manifests))]
+    inputs = [*manifests, *(e for e in extra if not covered(e, manifests))]
     stdin = _stdin_bytes(io) if "-" in inputs else None
     return load_paths(policy, inputs, stdin, warn=io.warn)
 
@@ -153,7 +156,7 @@ def load_cluster_leniently(
     return cluster, rejected
 
 
-def _covered(file: str, manifests: list[str]) -> bool:
+def covered(file: str, manifests: list[str]) -> bool:
     """Whether reading `manifests` already reads `file`."""
     target = Path(file).resolve()
     for argument in manifests:
@@ -165,9 +168,22 @@ def _covered(file: str, manifests: list[str]) -> bool:
     return False
 
 
+def with_namespace(ref: str, namespace: str | None) -> str:
+    """`NAME -n NAMESPACE` as `NAMESPACE/NAME`; a namespace said twice must agree."""
+    if namespace is None:
+        return ref
+    if os.path.isfile(ref):
+        raise ModetableError(f"-n applies to a NAME, not to the file {ref!r}")
+    given, _, name = ref.rpartition("/")
+    if given and given != namespace:
+        raise ModetableError(f"--isvc {ref!r} and -n {namespace!r} name different namespaces")
+    return f"{namespace}/{name}"
+
+
 def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[Manifest, Cluster]:
-    """The InferenceService `--isvc` names, and every object read."""
-    ref: str = args.isvc
+    """The InferenceService `--isvc` names (in the namespace `-n` names), and
+    every object read."""
+    ref: str = with_namespace(args.isvc, getattr(args, "namespace", None))
     if os.path.isfile(ref):
         cluster = load_cluster(policy, args.manifests, io, extra=[ref])
         target = Path(ref).resolve()

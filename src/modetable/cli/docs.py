@@ -8,7 +8,13 @@ from pathlib import Path
 from modetable.cli.common import Io, set_help
 from modetable.errors import ModetableError
 
-__all__ = ["DEFAULT_DOCS_DIR", "add_arguments", "run"]
+__all__ = ["DEFAULT_DOCS_DIR", "EXAMPLES", "add_arguments", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable docs
+  modetable docs --check
+"""
 
 # Where the pages are looked for, relative to the current directory.
 DEFAULT_DOCS_DIR = Path("docs")

@@ -17,7 +17,13 @@ from modetable.manifests import Cluster, Manifest, runtime_json
 from modetable.modes import resolution_json
 from modetable.rules.policy import Policy
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["EXAMPLES", "add_arguments", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable effective --isvc ns/svc manifests/
+  modetable effective --isvc svc -n ns manifests/ -o json
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

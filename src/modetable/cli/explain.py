@@ -8,14 +8,23 @@ import argparse
 from modetable.cli.common import (
     Io,
     add_manifests,
+    add_namespaces,
     add_output,
     isvc_and_cluster,
     load_cluster,
     load_policy,
     rules_note,
+    with_namespace,
 )
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["EXAMPLES", "add_arguments", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable explain --isvc llama-demo/llama-3-70b manifests/
+  modetable explain --model llama-3-3-70b-instruct -n llama-demo manifests/
+  modetable explain --isvc llama-3-70b -n llama-demo manifests/ --why srt-llama-3-3-70b-instruct
+"""
 
 _DEFAULT_NAMESPACE = "default"
 
@@ -39,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_manifests(parser)
     add_output(parser)
+    add_namespaces(parser, "the namespace of --isvc NAME, or of --model NAME")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -59,7 +69,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         explanation = explain_isvc(policy, cluster, isvc)
     else:
         cluster = load_cluster(policy, args.manifests, io)
-        namespace, _, name = args.model.rpartition("/")
+        namespace, _, name = with_namespace(args.model, args.namespace).rpartition("/")
         explanation = explain_model(policy, cluster, name, namespace or _DEFAULT_NAMESPACE)
     trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:

@@ -17,7 +17,13 @@ from modetable.manifests import Manifest
 from modetable.modes import resolution_json
 from modetable.rules.policy import Policy
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["EXAMPLES", "add_arguments", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable match --isvc llama-demo/llama-3-70b manifests/
+  modetable match --isvc examples/inference-service.yaml examples/ --explain
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,7 +17,14 @@ if TYPE_CHECKING:
     from modetable.authoring.diff import Side
     from modetable.rules.find import RulesPath
 
-__all__ = ["EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "problem_json", "run"]
+__all__ = ["EXAMPLES", "EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "problem_json", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable rules check --strict
+  modetable rules check -o junit > rules-check.xml
+  modetable rules diff v1.2.2 v1.3
+"""
 
 EXIT_OK = 0
 EXIT_NEGATIVE = 1

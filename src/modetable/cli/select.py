@@ -7,7 +7,13 @@ import argparse
 
 from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["EXAMPLES", "add_arguments", "run"]
+
+EXAMPLES = """\
+examples:
+  modetable select --isvc llama-demo/llama-3-70b manifests/
+  modetable select --isvc llama-3-70b -n llama-demo manifests/ -o json
+"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,225 @@
+"""The CI setups of docs/commands.md ("In CI") run as written: the pre-commit
+hooks with the real `pre-commit` (try-repo, and the page's config), and the
+composite action's steps (action.yml) with the page's workflow inputs, on a
+temporary git repository of manifests. Each installs modetable from this
+repository into an environment of its own, as a user's machine would."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, RULES
+from test_audit import fleet_documents
+
+PAGE = ROOT / "docs" / "commands.md"
+GITHUB_COMMAND = re.compile(r"^::(error|warning|notice) file=([^,]*),line=(\d+),")
+
+pytestmark = pytest.mark.skipif(
+    not (ROOT / ".git").exists() or shutil.which("git") is None,
+    reason="the hooks install modetable from this repository, which must be a git checkout",
+)
+
+
+def _section_yaml(heading: str) -> dict:
+    text = PAGE.read_text()
+    start = text.index(f"\n{heading}\n")
+    end = text.find("\n### ", start + 1)
+    [block] = re.findall(r"^```yaml\n(.*?)^```$", text[start:end], re.M | re.S)
+    return yaml.safe_load(block)
+
+
+def _git(cwd: Path, *argv: str) -> str:
+    done = subprocess.run(
+        ["git", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@example.com",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@example.com",
+        },
+    )
+    return done.stdout
+
+
+def _manifests(folder: Path, *, good: bool) -> Path:
+    """A git repository with the audit's fleet under deploy/: whole (errors), or
+    the runtimes and the one healthy InferenceService."""
+    documents = fleet_documents()
+    isvcs = documents[4:] if not good else [documents[5]]
+    for name, part in (("deploy/runtimes.yaml", documents[:4]), ("deploy/apps/isvcs.yaml", isvcs)):
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(yaml.safe_dump_all(part, sort_keys=False))
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-qm", "manifests")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory):
+    """One cache of hook environments for the module (each is a pip install)."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def _pre_commit(cwd: Path, home: Path, *argv: str) -> subprocess.CompletedProcess:
+    executable = Path(sys.executable).with_name("pre-commit")
+    command = [str(executable)] if executable.exists() else [sys.executable, "-m", "pre_commit"]
+    return subprocess.run(
+        [*command, *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"},
+    )
+
+
+def test_the_hooks_file_offers_the_three_hooks():
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert {h["id"]: h["entry"] for h in hooks} == {
+        "modetable-audit": "modetable audit",
+        "modetable-rules-check": "modetable rules check --strict",
+        "modetable-docs-check": "modetable docs --check",
+    }
+    assert all(h["language"] == "python" for h in hooks)
+
+
+@pytest.mark.parametrize("good", [True, False], ids=["good", "bad"])
+def test_try_repo_audit_passes_good_manifests_and_fails_bad(tmp_path, pre_commit_home, good):
+    repo = _manifests(tmp_path, good=good)
+    run = _pre_commit(
+        repo, pre_commit_home, "try-repo", str(ROOT), "modetable-audit", "--all-files"
+    )
+    assert run.returncode == (0 if good else 1), run.stdout + run.stderr
+    assert "modetable audit" in run.stdout
+    if not good:
+        assert "[outcome/model_missing]" in run.stdout
+        assert "[run_failure/router-invalid-mode]" in run.stdout
+
+
+def test_the_pages_pre_commit_config_runs(tmp_path, pre_commit_home):
+    """The page's config, with its repo pointed at this checkout's commit."""
+    config = _section_yaml("### pre-commit")
+    [repo_entry] = config["repos"]
+    repo_entry["repo"] = str(ROOT)
+    repo_entry["rev"] = _git(ROOT, "rev-parse", "HEAD").strip()
+    for good in (True, False):
+        folder = tmp_path / ("good" if good else "bad")
+        repo = _manifests(folder, good=good)
+        (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", "config")
+        run = _pre_commit(repo, pre_commit_home, "run", "--all-files")
+        assert run.returncode == (0 if good else 1), run.stdout + run.stderr
+
+
+def test_try_repo_rules_and_docs_hooks(tmp_path, pre_commit_home):
+    """A repository keeping its own rules file and docs: passes as shipped,
+    fails once the rules gain a gap and the docs fall behind."""
+    shutil.copytree(ROOT / "rules", tmp_path / "rules")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "-A")
+    _git(tmp_path, "commit", "-qm", "rules")
+    for hook in ("modetable-rules-check", "modetable-docs-check"):
+        run = _pre_commit(tmp_path, pre_commit_home, "try-repo", str(ROOT), hook, "--all-files")
+        assert run.returncode == 0, run.stdout + run.stderr
+    rules = tmp_path / "rules" / "modes.yaml"
+    text = RULES.read_text()
+    rules.write_text(
+        text.replace(
+            "    - id: declared-none\n      requested: mode\n",
+            "    - id: declared-none\n      requested: [OMENative]\n",
+            1,
+        )
+    )
+    _git(tmp_path, "commit", "-qam", "a gap")
+    outputs = {}
+    for hook in ("modetable-rules-check", "modetable-docs-check"):
+        run = _pre_commit(tmp_path, pre_commit_home, "try-repo", str(ROOT), hook, "--all-files")
+        assert run.returncode == 1, run.stdout + run.stderr
+        outputs[hook] = run.stdout
+    assert "error: GAP" in outputs["modetable-rules-check"]
+    assert (
+        "out of date" in outputs["modetable-docs-check"] or "---" in outputs["modetable-docs-check"]
+    )
+
+
+# --- GitHub Actions ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def action_python(tmp_path_factory):
+    """The environment the action's setup-python step would give: a fresh one."""
+    folder = tmp_path_factory.mktemp("action-venv")
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300)
+    return folder
+
+
+def _run_action(
+    action: dict, inputs: dict, cwd: Path, venv: Path
+) -> list[subprocess.CompletedProcess]:
+    """Each `run:` step of the composite action, as the runner runs it: bash, the
+    step's env with `${{ inputs.X }}` and `${{ github.action_path }}` filled."""
+    values = {name: str(spec.get("default", "")) for name, spec in action["inputs"].items()}
+    values.update({k: str(v) for k, v in inputs.items()})
+
+    def fill(text: str) -> str:
+        text = text.replace("${{ github.action_path }}", str(ROOT))
+        return re.sub(r"\$\{\{ inputs\.([\w-]+) \}\}", lambda m: values[m.group(1)], text)
+
+    runs = []
+    for step in action["runs"]["steps"]:
+        if "run" not in step:
+            assert step["uses"].startswith("actions/setup-python@")
+            continue
+        assert step["shell"] == "bash"
+        env = {k: fill(str(v)) for k, v in step.get("env", {}).items()}
+        path = f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}"
+        done = subprocess.run(
+            ["bash", "-e", "-c", step["run"]],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=900,
+            env={**os.environ, **env, "PATH": path, "VIRTUAL_ENV": str(venv)},
+        )
+        runs.append(done)
+        if done.returncode != 0:
+            break
+    return runs
+
+
+def test_the_pages_workflow_runs_the_action(tmp_path, action_python):
+    workflow = _section_yaml("### GitHub Actions")
+    [job] = workflow["jobs"].values()
+    [step] = [s for s in job["steps"] if "/modetable@" in s.get("uses", "")]
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    assert set(step["with"]) <= set(action["inputs"])
+    for good in (True, False):
+        repo = _manifests(tmp_path / ("good" if good else "bad"), good=good)
+        install, audit = _run_action(action, step["with"], repo, action_python)
+        assert install.returncode == 0, install.stderr
+        assert audit.returncode == (0 if good else 1), audit.stdout + audit.stderr
+        commands = [GITHUB_COMMAND.match(line) for line in audit.stdout.splitlines()]
+        found = [m.groups() for m in commands if m]
+        if good:
+            assert found == []
+        else:
+            assert ("error", "deploy/apps/isvcs.yaml", "37") in found
+            for _level, file, line in found:
+                assert int(line) <= len((repo / file).read_text().splitlines())
