@@ -180,3 +180,15 @@ def format_entry(**overrides: Any) -> dict:
     }
     entry.update(overrides)
     return {k: v for k, v in entry.items() if v is not None}
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Debian's chromium, headless, driven by Playwright (tests/browser_helpers.py);
+    the test is skipped, with the reason, when chromium is not installed."""
+    from browser_helpers import Chromium, need_chromium
+
+    need_chromium()
+    browser = Chromium()
+    yield browser
+    browser.close()

@@ -11,6 +11,7 @@ from io import TextIOBase
 from typing import Any
 
 from modetable.cli.common import (
+    HTML_FORMAT,
     Io,
     add_manifests,
     add_namespaces,
@@ -47,7 +48,7 @@ _NEVER = "never"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_manifests(parser)
-    add_output(parser, ci=True)
+    add_output(parser, ci=True, html=True)
     add_namespaces(parser, "audit only the InferenceServices of this namespace")
     parser.add_argument(
         "--within",
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             (args.candidates, "--candidates"),
             (args.severity or args.problems_only, "--severity/--problems-only"),
             (args.fail_on != _SEVERITIES[0], "--fail-on"),
-            (args.output not in ("table", "json", "yaml"), f"-o {args.output}"),
+            (args.output not in ("table", "json", "yaml", HTML_FORMAT), f"-o {args.output}"),
         ):
             if given:
                 raise ModetableError(f"{option} applies to an audit, not to --from")
@@ -157,18 +158,25 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         if concerns.item(item)
     )
     kept = (item for item in audited if shown(item, threshold))
+
+    def trailer() -> dict[str, Any]:
+        return {
+            "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
+            "summary": summary.as_json(),
+            "rules": rules_json(policy),
+        }
+
     try:
         if args.output in ("json", "yaml"):
             items = (item_json(i, candidates=args.candidates) for i in kept)
-
-            def trailer() -> dict[str, Any]:
-                return {
-                    "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
-                    "summary": summary.as_json(),
-                    "rules": rules_json(policy),
-                }
-
             _spooled(io, args.output, items, trailer)
+        elif args.output == HTML_FORMAT:
+            from modetable.html.audit_page import audit_page
+
+            # The page is drawn from the very data `-o json` prints.
+            listed = [item_json(i, candidates=args.candidates) for i in kept]
+            progress.close()
+            io.stdout.write(audit_page({"items": listed, **trailer()}))
         else:
             everything = list(kept)
             progress.close()
@@ -198,12 +206,17 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     finally:
         progress.close()
     summary = upgrade_summary_json(before, after, impacts)
+    # Two lines compared: each side's in `from` and `to`, none in `version`.
+    used = {**rules_json(ruleset), "from": before.version, "to": after.version}
     if args.output == "table":
         io.stdout.write(rules_note(ruleset))
         write_upgrade(after, impacts, summary, io.stdout)
+    elif args.output == HTML_FORMAT:
+        from modetable.html.audit_page import upgrade_page
+
+        listed = [impact_json(i) for i in impacts]
+        io.stdout.write(upgrade_page({"items": listed, "summary": summary, "rules": used}))
     else:
-        # Two lines compared: each side's in `from` and `to`, none in `version`.
-        used = {**rules_json(ruleset), "from": before.version, "to": after.version}
         _spooled(
             io,
             args.output,

@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["asset", "attrs_text", "element", "json_island", "page", "text"]
+__all__ = ["asset", "attrs_text", "element", "json_island", "page", "text", "visible"]
 
 # Kept as they are: a line break and a tab are layout, not content to hide.
 _LAYOUT = "\n\t"
@@ -27,19 +27,28 @@ _LAYOUT = "\n\t"
 _MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
 
 
-def _visible(char: str) -> str:
+def _shown(char: str) -> str:
     if char.isprintable() or char in _LAYOUT:
-        return _MARKUP.get(char, char)
+        return char
     return char.encode("unicode_escape").decode("ascii")
 
 
+def visible(value: str) -> str:
+    """`value` with every character that is not printable (a control, a
+    bidirectional override) written as its escape (`\\x1b`, `\\u202e`): what
+    the page's script draws as text, so nothing can hide or move text."""
+    if value.isprintable():
+        return value  # the common case, without a pass per character
+    return "".join(_shown(c) for c in value)
+
+
 def text(value: Any) -> str:
-    """`value` as HTML text or an attribute value: markup characters escaped,
-    characters that are not printable shown as escapes (`\\x1b`, `\\u202e`)."""
-    string = "" if value is None else str(value)
-    if string.isprintable() and not any(c in _MARKUP for c in string):
-        return string  # the common case, without a pass per character
-    return "".join(_visible(c) for c in string)
+    """`value` as HTML text or an attribute value: shown as `visible` does, and
+    the markup characters escaped."""
+    string = visible("" if value is None else str(value))
+    if not any(c in _MARKUP for c in string):
+        return string
+    return "".join(_MARKUP.get(c, c) for c in string)
 
 
 def attrs_text(attributes: dict[str, Any]) -> str:

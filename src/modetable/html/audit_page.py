@@ -1,0 +1,796 @@
+"""The audit as one page: the summary as counts and bars, then every
+InferenceService in a table that sorts, filters and opens to its details.
+
+A pure function of the audit's JSON (what `audit -o json` or `audit --from V
+-o json` prints): the counts are the summary's own, every row is an item, and
+no number on the page is one the JSON does not hold (bars are drawn to the
+summary's counts; a row's finding count is the length of its list).
+
+The summary and the rows are HTML and read without JavaScript. What a row
+opens to (findings, components, candidates) is data in the page, drawn by the
+script when the row is opened: a fleet of 10,000 holds messages of hundreds of
+kilobytes, and as HTML its details would take the browser most of a minute to
+build. The script draws with text nodes only, never markup, so no value can
+become markup there either. Filters match the summary's categories one to one:
+a severity shows the InferenceServices whose most severe finding it is
+(`summary.severity`), a mode those whose component runs in it
+(`summary.modes`), a move those whose component makes it
+(`summary.mode_changes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from modetable.html.markup import asset, element, json_island, page, text, visible
+
+__all__ = ["audit_page", "upgrade_page"]
+
+# The problem counts of an audit's summary, in the order the JSON gives them.
+_PROBLEMS = ("denied", "no_runtime", "run_failure")
+_OK = "ok"
+_NONE = "-"
+_NO_MODE = "no mode"
+_BREAKING = "breaking"
+_CHANGED = "changed"
+_UNCHANGED = "unchanged"
+_IMPACTS = (_BREAKING, _CHANGED, _UNCHANGED)
+
+
+def _words(key: str) -> str:
+    """A JSON key as words: `no_runtime` reads "no runtime"."""
+    return key.replace("_", " ")
+
+
+def _code(value: Any) -> str:
+    return f"<code>{text(value)}</code>"
+
+
+def _arrow(before: str, after: str) -> str:
+    return before if before == after else f"{before} → {after}"
+
+
+def _location(location: dict[str, Any] | None) -> str:
+    if not location:
+        return _NONE
+    place = location.get("file") or ""
+    for part in ("line", "col"):
+        if location.get(part) is not None:
+            place += f":{location[part]}"
+    return place
+
+
+def _object(obj: dict[str, Any] | None) -> str:
+    if not obj or obj.get("name") is None:
+        return _NONE
+    ref = f"{obj['namespace']}/{obj['name']}" if obj.get("namespace") else obj["name"]
+    return f"{obj.get('kind') or ''} {ref}"
+
+
+def _shown(value: Any) -> str:
+    return _NONE if value is None else str(value)
+
+
+# --- the summary -------------------------------------------------------------
+
+
+def _counts(entries: Iterable[tuple[str, int, str]]) -> str:
+    boxes = [
+        element("div", element("dt", text(label)) + element("dd", str(n), data_count=key))
+        for label, n, key in entries
+    ]
+    return element("dl", boxes, class_="counts")
+
+
+def _bars(caption: str, entries: Sequence[tuple[str, int, str, str]], chart: str) -> str:
+    """A bar chart as a table: label (HTML), count, bar of class `kind`; each
+    count carries its key in the summary (`data-count`). The longest bar is
+    full width, the others to scale; the counts are written beside them."""
+    if not entries:
+        return element("p", f"{text(caption)}: none.", class_="muted")
+    top = max(n for _, n, _, _ in entries) or 1
+    rows = []
+    for label, n, kind, key in entries:
+        bar = (
+            '<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" '
+            f'aria-hidden="true" focusable="false"><rect class="{text(kind)}" '
+            f'width="{round(100 * n / top, 2)}" height="10"></rect></svg>'
+        )
+        rows.append(
+            element(
+                "tr",
+                element("th", label, scope="row")
+                + element("td", str(n), class_="num", data_count=key)
+                + element("td", bar, class_="barcell"),
+            )
+        )
+    return element(
+        "table",
+        element("caption", text(caption)) + element("tbody", rows),
+        class_="bars",
+        data_chart=chart,
+    )
+
+
+def _rules_line(rules: dict[str, Any] | None) -> str:
+    if not rules:
+        return ""
+    version = rules.get("version")
+    if version is None and rules.get("from") is not None:
+        version = f"{rules['from']} and {rules['to']}"
+    return f"Rules: {_code(rules.get('path'))}, version {text(version)}."
+
+
+def _summary_section(parts: list[str]) -> str:
+    return element("section", element("h2", "Summary") + "".join(parts), id="summary")
+
+
+# --- the table ---------------------------------------------------------------
+
+
+class _Choices:
+    """The values a filter offers, each numbered once: rows name them by
+    number, so no value, however odd, has to survive inside an attribute list."""
+
+    def __init__(self, name: str, label: str, *, by_name: bool = True) -> None:
+        self.name = name
+        self.label = label
+        self.by_name = by_name
+        self.numbers: dict[str, int] = {}
+        self.labels: dict[str, str] = {}
+
+    def number(self, value: str, label: str | None = None) -> str:
+        if value not in self.numbers:
+            self.numbers[value] = len(self.numbers)
+            self.labels[value] = value if label is None else label
+        return str(self.numbers[value])
+
+    def numbers_of(self, values: Iterable[tuple[str, str]]) -> str:
+        return " ".join(self.number(value, label) for value, label in values)
+
+    def select(self) -> str:
+        values = sorted(self.numbers, key=self.labels.get) if self.by_name else list(self.numbers)
+        options = [element("option", "all", value="")]
+        options += [
+            element("option", text(self.labels[v]), value=str(self.numbers[v])) for v in values
+        ]
+        # Enabled by the script: without it a filter could not act.
+        control = element(
+            "select", options, id=f"filter-{self.name}", data_filter=self.name, disabled=True
+        )
+        return element("label", f"{text(self.label)} {control}")
+
+
+def _controls(choices: Iterable[_Choices], total: int) -> str:
+    return element(
+        "div",
+        element(
+            "form",
+            [c.select() for c in choices],
+            class_="filters",
+            role="search",
+            aria_label="Filter the rows",
+        )
+        + element(
+            "p",
+            f'Showing <output id="shown">{total}</output> of {total} InferenceServices.',
+            class_="shown",
+            aria_live="polite",
+        ),
+        class_="controls no-print",
+    )
+
+
+# The rows' columns, as shares of the width (a CSS grid; every row holds the
+# same template, so the columns line up), a component's by `_COMPONENT_SHARE`.
+_SHARES = {
+    "Namespace": 1.2,
+    "Name": 1.5,
+    "Runtime": 1.5,
+    "Outcome": 1.3,
+    "Severity": 0.8,
+    "Findings": 0.8,
+    "Impact": 0.9,
+}
+_COMPONENT_SHARE = 1.3
+
+
+def _grid_style(columns: Sequence[str]) -> str:
+    shares = " ".join(f"minmax(0, {_SHARES.get(c, _COMPONENT_SHARE)}fr)" for c in columns)
+    return f".items .row {{ grid-template-columns: {shares}; }}\n"
+
+
+def _table(columns: Sequence[str], numeric: set[str], bodies: list[str], caption: str) -> str:
+    """The rows as an ARIA table of grid rows: the browser lays out only the rows
+    in view (`content-visibility`), which a `<table>` of 10,000 rows cannot do.
+    Each heading's button (enabled by the script) sorts by it."""
+    heads = []
+    for index, label in enumerate(columns):
+        button = element(
+            "button",
+            text(label),
+            type="button",
+            data_column=str(index),
+            disabled=True,
+        )
+        heads.append(
+            element(
+                "div",
+                button,
+                role="columnheader",
+                class_="num" if label in numeric else None,
+            )
+        )
+    head = element(
+        "div", element("div", heads, class_="row", role="row"), class_="head", role="rowgroup"
+    )
+    return element(
+        "div",
+        head + "\n".join(bodies),
+        id="items",
+        class_="items",
+        role="table",
+        aria_label=caption,
+    )
+
+
+def _name_cell(name: str) -> str:
+    """The name, as the button that opens the row (enabled by the script, which
+    draws the details; disabled, it reads as the name)."""
+    opener = element(
+        "button", text(name), type="button", class_="open", aria_expanded="false", disabled=True
+    )
+    return element("div", opener, role="cell", class_="name")
+
+
+def _row(index: int, cells: list[str], data: dict[str, str]) -> str:
+    """One InferenceService's row: item `index` of the page's details."""
+    row = element("div", cells, class_="row", role="row")
+    return element("div", row, class_="item", role="rowgroup", data_i=str(index), **data)
+
+
+def _cell(content: str, key: str | None = None, **attributes: Any) -> str:
+    return element("div", content, role="cell", data_key=key, **attributes)
+
+
+def _page(title: str, columns: Sequence[str], body: list[str], details: list[Any]) -> str:
+    return page(
+        title,
+        "\n".join([*body, json_island("details", {"kinds": _KINDS, "items": details})]),
+        style=asset("page.css") + asset("report.css") + _grid_style(columns),
+        script=asset("report.js"),
+    )
+
+
+# --- what a row opens to, as data the script draws ---------------------------
+#
+# A detail is a list of sections: {"title", "text": [paragraphs], "list":
+# [items], "table": {"kind", "rows"}}; the page's data is {"kinds": _KINDS,
+# "items": [detail, ...]}, an item's detail at its row's `data-i`.
+
+
+# A text longer than this is cut in the page: OME's "no runtime found" message
+# quotes every runtime's reason, hundreds of kilobytes in a large cluster, and a
+# page holding thousands whole opens slowly. The JSON keeps it whole.
+_LONGEST = 4000
+_CUT = " … (cut here: modetable select --isvc {ref} prints it whole)"
+
+
+def _cut(value: Any, ref: str) -> Any:
+    """`value` (a detail, or any part of one) with every text over _LONGEST cut,
+    and shown as `visible` does."""
+    if isinstance(value, str):
+        value = visible(value)
+        return value if len(value) <= _LONGEST else value[:_LONGEST] + _CUT.format(ref=ref)
+    if isinstance(value, list):
+        return [_cut(v, ref) for v in value]
+    if isinstance(value, dict):
+        return {k: _cut(v, ref) for k, v in value.items()}
+    return value
+
+
+def _detail(item: dict[str, Any], sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    ref = f"{item.get('namespace')}/{item.get('name')}"
+    return _cut(sections, ref)
+
+
+def _section(title: str, **content: Any) -> dict[str, Any]:
+    return {"title": title, **{k: v for k, v in content.items() if v}}
+
+
+def _covered(message: str | None, said: list[str]) -> bool:
+    """Whether a finding already says `message` (a denial quotes the no-runtime
+    message, and a finding quotes the denial): each text is shown once."""
+    return message is None or any(message in text for text in said)
+
+
+def _candidate_row(candidate: dict[str, Any]) -> list[str]:
+    return [
+        candidate["name"],
+        _shown(candidate.get("kind")),
+        _shown(candidate.get("scope")),
+        "yes" if candidate.get("compatible") else "no",
+        _shown(candidate.get("reason")),
+        _shown(candidate.get("check")),
+        _shown(candidate.get("priority")),
+        _shown(candidate.get("weight")),
+        _shown(candidate.get("score")),
+    ]
+
+
+# The kinds of table a detail holds, given once in the page: each table names
+# its kind ("code": the columns shown as code; "severity": the column of one).
+_KINDS = {
+    "candidates": {
+        "headers": [
+            "runtime",
+            "kind",
+            "scope",
+            "qualifies",
+            "reason",
+            "check",
+            "priority",
+            "weight",
+            "score",
+        ],
+        "code": [0, 5],
+    },
+    "findings": {
+        "headers": ["severity", "id", "message", "object to fix", "where"],
+        "code": [1, 4],
+        "severity": 0,
+    },
+    "components": {
+        "headers": ["component", "running mode", "set by", "fails at run time"],
+        "code": [0],
+    },
+    "moves": {
+        "headers": ["component", "mode", "set by", "why", "fails at run time"],
+        "code": [0],
+    },
+}
+
+
+def _findings_table(findings: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "kind": "findings",
+        "rows": [
+            [
+                f["severity"],
+                f["id"],
+                f["message"] + (f" ({f['hint']})" if f.get("hint") else ""),
+                _object(f.get("object")),
+                _location(f.get("location")),
+            ]
+            for f in findings
+        ],
+    }
+
+
+def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
+    findings = item.get("findings") or []
+    said = [f["message"] for f in findings]
+    sections = [
+        _section("Findings", table=_findings_table(findings))
+        if findings
+        else _section("Findings", text=["No finding."])
+    ]
+    reconcile = item.get("reconcile") or {}
+    components = item.get("components") or {}
+    sections.append(
+        _section(
+            "Components",
+            table={
+                "kind": "components",
+                "rows": [
+                    [
+                        name,
+                        c.get("mode") or _NO_MODE,
+                        _shown(c.get("source")),
+                        _shown(reconcile.get(name)),
+                    ]
+                    for name, c in components.items()
+                ],
+            },
+        )
+    )
+    for deprecation in item.get("deprecations") or []:
+        sections.append(
+            _section(
+                "Deprecation",
+                text=[deprecation["message"]],
+                list=[c["message"] for c in deprecation.get("changes") or []],
+            )
+        )
+    outcome = [f"Result: {item.get('result')}."]
+    admission = item.get("admission") or {}
+    if not _covered(item.get("message"), said):
+        outcome.append(f"Why no runtime: {item['message']}")
+    if admission.get("allowed") is False and not _covered(admission.get("message"), said):
+        outcome.append(f"Denied: {admission['message']}")
+    outcome += [
+        f"Admission warning: {w}" for w in admission.get("warnings") or [] if not _covered(w, said)
+    ]
+    outcome.append(f"Written at {item.get('at')}.")
+    sections.append(_section("Outcome", text=outcome))
+    candidates = []
+    if item.get("named_check"):
+        candidates.append(
+            _section(
+                "The named runtime's own checks",
+                table={"kind": "candidates", "rows": [_candidate_row(item["named_check"])]},
+            )
+        )
+    if "candidates" not in item:
+        pass  # the page says once how to list them
+    elif item["candidates"]:
+        candidates.append(
+            _section(
+                "Candidates, in the order OME ranks them",
+                table={
+                    "kind": "candidates",
+                    "rows": [_candidate_row(c) for c in item["candidates"]],
+                },
+            )
+        )
+    else:
+        candidates.append(_section("Candidates", text=["No candidate runtime."]))
+    return sections + candidates
+
+
+# --- an audit ----------------------------------------------------------------
+
+
+def _audit_row(
+    index: int,
+    item: dict[str, Any],
+    components: list[str],
+    order: list[str],
+    choices: dict[str, _Choices],
+) -> str:
+    findings = item.get("findings") or []
+    found = {f["severity"] for f in findings}
+    worst = next((s for s in order if s in found), None)
+    severity = worst or _OK
+    runtime = item.get("runtime")
+    runtime_name = runtime["name"] if runtime else None
+    modes = item.get("components") or {}
+    data = {
+        "data_ns": choices["ns"].number(item.get("namespace") or ""),
+        "data_sev": choices["sev"].number(severity),
+        "data_rt": choices["rt"].number(runtime_name or "", runtime_name or "(none)"),
+        "data_mode": choices["mode"].numbers_of(
+            (f"{c}\0{modes[c].get('mode') or ''}", f"{c}: {modes[c].get('mode') or _NO_MODE}")
+            for c in modes
+        ),
+    }
+    runtime_text = _NONE
+    if runtime_name is not None:
+        runtime_text = text(runtime_name) + (" (named)" if item.get("named") else "")
+    cells = [
+        _cell(text(item.get("namespace") or "")),
+        _name_cell(str(item.get("name"))),
+        _cell(runtime_text),
+        _cell(text(item.get("result"))),
+    ]
+    for component in components:
+        resolution = modes.get(component)
+        if resolution is None:
+            cells.append(_cell(_NONE))
+            continue
+        mode = resolution.get("mode") or _NO_MODE
+        source = resolution.get("source") or ""
+        cells.append(_cell(f'{text(mode)}<span class="src">{text(source)}</span>'))
+    rank = order.index(worst) if worst in order else len(order)
+    cells.append(
+        _cell(element("span", text(severity), class_=f"sev sev-{text(severity)}"), key=str(rank))
+    )
+    cells.append(_cell(str(len(findings)), class_="num"))
+    return _row(index, cells, data)
+
+
+def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, Any]]) -> str:
+    order = list(summary.get("findings") or {})  # the severities, most severe first
+    totals = [("InferenceServices", summary["isvcs"], "isvcs"), (_OK, summary[_OK], _OK)]
+    totals += [(_words(p), summary[p], p) for p in _PROBLEMS if p in summary]
+    totals.append(("run a deprecated mode", summary["deprecated"], "deprecated"))
+    findings = summary.get("findings") or {}
+    by_worst = summary.get("severity") or {}
+    parts = [
+        _counts(totals),
+        _bars(
+            "Findings by severity",
+            [(text(s), findings[s], f"sev-{s}", f"findings.{s}") for s in order],
+            "findings",
+        ),
+        _bars(
+            "InferenceServices by their most severe finding",
+            [(text(s), by_worst.get(s, 0), f"sev-{s}", f"severity.{s}") for s in order]
+            + [(_OK, summary[_OK], f"sev-{_OK}", _OK)],
+            "severity",
+        ),
+    ]
+    for component, counts in (summary.get("modes") or {}).items():
+        entries = [
+            (_code(mode) if mode else text(_NO_MODE), n, "mode", f"modes.{component}.{mode}")
+            for mode, n in counts.items()
+        ]
+        parts.append(
+            _bars(f"{component}: InferenceServices by running mode", entries, f"modes.{component}")
+        )
+    results = summary.get("results") or {}
+    parts.append(
+        _bars(
+            "InferenceServices by outcome",
+            [(_code(r), n, "result", f"results.{r}") for r, n in results.items()],
+            "results",
+        )
+    )
+    if manifest_findings:
+        rows = [
+            element(
+                "tr",
+                [
+                    element("td", text(f["severity"])),
+                    element("td", _code(f["id"])),
+                    element("td", text(f["message"])),
+                    element("td", _code(_location(f.get("location")))),
+                ],
+            )
+            for f in manifest_findings
+        ]
+        head = element(
+            "tr",
+            [element("th", h, scope="col") for h in ("severity", "id", "message", "where")],
+        )
+        parts.append(
+            element(
+                "details",
+                element("summary", f"Findings about the manifests ({len(manifest_findings)})")
+                + element("table", element("thead", head) + element("tbody", rows), class_="plain"),
+                class_="manifest-findings",
+            )
+        )
+    return _summary_section(parts)
+
+
+def audit_page(document: dict[str, Any]) -> str:
+    """The page for an audit: `document` is what `modetable audit -o json` prints."""
+    summary = document["summary"]
+    items = document["items"]
+    order = list(summary.get("findings") or {})
+    components = list(summary.get("modes") or {})
+    choices = {
+        "ns": _Choices("ns", "Namespace"),
+        "sev": _Choices("sev", "Severity", by_name=False),
+        "rt": _Choices("rt", "Runtime"),
+        "mode": _Choices("mode", "Mode"),
+    }
+    for severity in [*order, _OK]:  # listed most severe first
+        choices["sev"].number(severity)
+    bodies = [_audit_row(i, item, components, order, choices) for i, item in enumerate(items)]
+    columns = ["Namespace", "Name", "Runtime", "Outcome", *components, "Severity", "Findings"]
+    version = summary.get("version")
+    title = f"modetable audit ({version})"
+    body = [
+        element("h1", text(title)),
+        element(
+            "p",
+            f"{summary['isvcs']} InferenceServices under OME {text(version)}. "
+            + _rules_line(document.get("rules")),
+            class_="meta",
+        ),
+        _audit_summary(summary, document.get("manifest_findings") or []),
+        element("h2", "InferenceServices", id="rows"),
+        _noscript(),
+        _controls(choices.values(), len(items)),
+        _candidates_note(items),
+        _table(
+            columns,
+            {"Severity", "Findings"},
+            bodies,
+            "Every InferenceService audited; open a row for its findings, components and "
+            "candidates.",
+        ),
+    ]
+    return _page(title, columns, body, [_detail(item, _audit_detail(item)) for item in items])
+
+
+def _candidates_note(items: list[dict[str, Any]]) -> str:
+    if any("candidates" in item for item in items):
+        return ""
+    return element(
+        "p",
+        "The candidate runtimes of each InferenceService are listed with "
+        "<code>modetable audit --candidates -o html</code> (slow on a large fleet); "
+        "a row shows the named runtime's own checks.",
+        class_="muted",
+    )
+
+
+def _noscript() -> str:
+    return (
+        "<noscript><p>Sorting, filtering and opening a row need JavaScript; the summary and "
+        "the rows read without it, and <code>modetable audit -o json</code> holds every "
+        "detail.</p></noscript>"
+    )
+
+
+# --- an upgrade --------------------------------------------------------------
+
+
+def _side_runtime(side: dict[str, Any] | None) -> str:
+    if not side:
+        return _NONE
+    return side["name"] + (" (named)" if side.get("named") else "")
+
+
+def _side_mode(side: dict[str, Any] | None) -> str:
+    if side is None:
+        return _NONE
+    return side.get("mode") or _NO_MODE
+
+
+def _move(component: dict[str, Any]) -> str | None:
+    """The move `summary.mode_changes` counts this component under, if any."""
+    before, after = component.get("from"), component.get("to")
+    if before is None or after is None or before.get("mode") == after.get("mode"):
+        return None
+    return f"{before.get('mode')} -> {after.get('mode')}"
+
+
+def _upgrade_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
+    sections = []
+    why = (item.get("runtime") or {}).get("why") or []
+    if why:
+        sections.append(_section("Runtime", list=why))
+    rows = []
+    notes = []
+    for name, component in (item.get("components") or {}).items():
+        before, after = component.get("from") or {}, component.get("to") or {}
+        reconcile = component.get("reconcile") or {}
+        rows.append(
+            [
+                name,
+                _arrow(_side_mode(component.get("from")), _side_mode(component.get("to"))),
+                _arrow(_shown(before.get("source")), _shown(after.get("source"))),
+                "; ".join(component.get("why") or []) or _NONE,
+                _arrow(_shown(reconcile.get("from")), _shown(reconcile.get("to"))),
+            ]
+        )
+        notes += [f"{name}: {c['message']}" for c in component.get("changes") or []]
+        notes += [f"{name}: {note}" for note in component.get("notes") or []]
+    table = {"kind": "moves", "rows": rows}
+    sections.append(_section("Components", table=table))
+    if notes:
+        sections.append(_section("What the move changes", list=notes))
+    said = []
+    problems = item.get("problems") or {}
+    for key in ("new", "fixed"):
+        if problems.get(key):
+            said.append(f"{key} problems: {', '.join(_words(p) for p in problems[key])}")
+    message = item.get("message") or {}
+    admission = item.get("admission") or {}
+    for side in ("from", "to"):
+        if admission.get(side):
+            said.append(f"Denied ({side}): {admission[side]}")
+        if message.get(side) and not _covered(message[side], [admission.get(side) or ""]):
+            said.append(f"Why no runtime ({side}): {message[side]}")
+    said.append(f"Written at {item.get('at')}.")
+    sections.append(_section("Problems and outcome", text=said))
+    return sections
+
+
+def _upgrade_row(
+    index: int, item: dict[str, Any], components: list[str], choices: dict[str, _Choices]
+) -> str:
+    runtime = item.get("runtime") or {}
+    before, after = runtime.get("from"), runtime.get("to")
+    impact = _BREAKING if item.get("breaking") else _CHANGED if item.get("changed") else _UNCHANGED
+    # The summary's `changed` counts the breaking ones too: both filters show them.
+    impacts = [impact] + ([_CHANGED] if impact == _BREAKING else [])
+    parts = item.get("components") or {}
+    moves = [(name, _move(parts[name])) for name in parts]
+    after_name = (after or {}).get("name")
+    data = {
+        "data_ns": choices["ns"].number(item.get("namespace") or ""),
+        "data_sev": choices["sev"].numbers_of((i, i) for i in impacts),
+        "data_rt": choices["rt"].number(after_name or "", after_name or "(none)"),
+        "data_mode": choices["mode"].numbers_of(
+            (f"{name}\0{move}", f"{name}: {move.replace(' -> ', ' → ')}")
+            for name, move in moves
+            if move
+        ),
+    }
+    result = item.get("result") or {}
+    cells = [
+        _cell(text(item.get("namespace") or "")),
+        _name_cell(str(item.get("name"))),
+        _cell(text(_arrow(_side_runtime(before), _side_runtime(after)))),
+        _cell(text(_arrow(_shown(result.get("from")), _shown(result.get("to"))))),
+    ]
+    for name in components:
+        component = parts.get(name)
+        shown = _NONE
+        if component is not None:
+            shown = _arrow(_side_mode(component.get("from")), _side_mode(component.get("to")))
+        cells.append(_cell(text(shown)))
+    cells.append(
+        _cell(
+            element("span", text(impact), class_=f"sev imp-{impact}"),
+            key=str(_IMPACTS.index(impact)),
+        )
+    )
+    return _row(index, cells, data)
+
+
+def _upgrade_summary(summary: dict[str, Any]) -> str:
+    totals = [
+        ("InferenceServices", summary["isvcs"], "isvcs"),
+        ("change", summary["changed"], "changed"),
+        ("of which breaking", summary["breaking"], "breaking"),
+        ("stay as they are", summary["unchanged"], "unchanged"),
+        ("change runtime", summary["runtime_changes"], "runtime_changes"),
+        ("have changes to make", summary["with_changes_to_make"], "with_changes_to_make"),
+    ]
+    parts = [_counts(totals)]
+    moves = summary.get("mode_changes") or {}
+    for component, counts in moves.items():
+        entries = [
+            (text(move.replace(" -> ", " → ")), n, "mode", f"mode_changes.{component}.{move}")
+            for move, n in counts.items()
+        ]
+        parts.append(
+            _bars(
+                f"{component}: moves from one mode to another",
+                entries,
+                f"mode_changes.{component}",
+            )
+        )
+    if not moves:
+        parts.append(element("p", "No component moves from one mode to another.", class_="muted"))
+    for key in ("new_problems", "fixed_problems"):
+        counts = summary.get(key) or {}
+        entries = [(text(_words(p)), n, key, f"{key}.{p}") for p, n in counts.items()]
+        parts.append(_bars(_words(key).capitalize(), entries, key))
+    return _summary_section(parts)
+
+
+def upgrade_page(document: dict[str, Any]) -> str:
+    """The page for an upgrade: `document` is what `modetable audit --from V -o json` prints."""
+    summary = document["summary"]
+    items = document["items"]
+    components: list[str] = []
+    for item in items:
+        components += [n for n in item.get("components") or {} if n not in components]
+    choices = {
+        "ns": _Choices("ns", "Namespace"),
+        "sev": _Choices("sev", "Impact", by_name=False),
+        "rt": _Choices("rt", "Runtime after"),
+        "mode": _Choices("mode", "Move"),
+    }
+    for impact in _IMPACTS:
+        choices["sev"].number(impact)
+    bodies = [_upgrade_row(i, item, components, choices) for i, item in enumerate(items)]
+    columns = ["Namespace", "Name", "Runtime", "Outcome", *components, "Impact"]
+    title = f"modetable audit: upgrade from {summary['from']} to {summary['to']}"
+    body = [
+        element("h1", text(title)),
+        element(
+            "p",
+            f"{summary['isvcs']} InferenceServices. " + _rules_line(document.get("rules")),
+            class_="meta",
+        ),
+        _upgrade_summary(summary),
+        element("h2", "InferenceServices", id="rows"),
+        _noscript(),
+        _controls(choices.values(), len(items)),
+        _table(
+            columns,
+            {"Impact"},
+            bodies,
+            "Every InferenceService under both versions; open a row for what changes and why.",
+        ),
+    ]
+    return _page(title, columns, body, [_detail(item, _upgrade_detail(item)) for item in items])

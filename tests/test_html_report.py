@@ -1,0 +1,379 @@
+"""`audit -o html` opened in a real browser (Debian's chromium, headless): the
+counts shown are the JSON summary's, sorting and filtering change the rows
+shown as they should, a row opens to its findings, and the page asks for
+nothing but itself. On OME's catalog (skipped when ../shared lacks it) and on
+a synthetic fleet of 10,000 InferenceServices, whose time to open is printed
+(docs/performance.md), never asserted."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+import pytest
+from conftest import CATALOG, ROOT, isvc_doc, need, run_cli, runtime_doc, write
+
+from modetable.html.audit_page import audit_page
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def _leaves(data: dict[str, Any], prefix: str = "") -> dict[str, int]:
+    """Every count of a summary by its dotted path (`findings.error`)."""
+    found = {}
+    for key, value in data.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            found.update(_leaves(value, path + "."))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            found[path] = value
+    return found
+
+
+def _shown_counts(visit) -> dict[str, int]:
+    """Every count the page shows, by its key in the summary."""
+    pairs = visit.page.eval_on_selector_all(
+        "[data-count]", "nodes => nodes.map(n => [n.dataset.count, n.textContent])"
+    )
+    shown: dict[str, int] = {}
+    for key, value in pairs:
+        assert shown.setdefault(key, int(value)) == int(value), key
+    return shown
+
+
+def _choose(visit, name: str, label: str | None) -> int:
+    """Pick a filter's option by its label ("all" when None); the rows shown after."""
+    visit.page.select_option(f"#filter-{name}", label=label or "all")
+    shown = int(visit.page.text_content("#shown"))
+    assert shown == visit.visible_rows()
+    return shown
+
+
+def _options(visit, name: str) -> list[str]:
+    return visit.page.eval_on_selector_all(
+        f"#filter-{name} option", "nodes => nodes.map(n => n.textContent)"
+    )[1:]
+
+
+def _visible_names(visit) -> list[str]:
+    return visit.page.eval_on_selector_all(
+        "#items > .item:not([hidden]) button.open", "nodes => nodes.map(n => n.textContent)"
+    )
+
+
+def _sort(visit, column: str) -> None:
+    visit.page.click(f"#items .head button:text-is('{column}')")
+
+
+def _open(visit, name: str):
+    """Open the row of `name`; its drawn details."""
+    button = visit.page.locator(
+        "#items > .item button.open", has_text=re.compile(f"^{re.escape(name)}$")
+    )
+    button.click()
+    assert button.get_attribute("aria-expanded") == "true"
+    return button.locator("xpath=ancestor::div[contains(@class, 'item')][1]").locator(".more")
+
+
+def _table_rows(locator, title: str) -> list[list[str]]:
+    """The body rows of the detail table under heading `title`."""
+    return locator.evaluate(
+        """(more, title) => {
+            const heading = [...more.querySelectorAll('h4')].find(h => h.textContent === title);
+            let node = heading.nextElementSibling;
+            while (node && node.tagName !== 'TABLE') node = node.nextElementSibling;
+            return [...node.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent));
+        }""",
+        title,
+    )
+
+
+def _only_itself(visit) -> None:
+    assert visit.requests == [visit.url]
+    assert visit.errors == []
+    assert visit.dialogs == []
+
+
+# --- the catalog ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def catalog_audit(tmp_path_factory):
+    need(CATALOG)
+    document = run_cli("audit", "-o", "json", "--candidates", str(CATALOG)).json()
+    run = run_cli("audit", "-o", "html", "--candidates", str(CATALOG))
+    assert run.code == 1  # the catalog has errors
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    path.write_text(run.out)
+    return document, path
+
+
+def test_catalog_counts_are_the_json_summary(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    summary = document["summary"]
+    expected = _leaves(summary)
+    assert _shown_counts(visit) == expected
+    # Every count of the summary is there, severities and modes included.
+    assert {"findings.error", "severity.warning", "modes.engine.RawDeployment", "ok"} <= set(
+        expected
+    )
+    assert visit.visible_rows() == summary["isvcs"] == len(document["items"])
+    rules = document["rules"]
+    assert f"Rules: {rules['path']}, version {rules['version']}." in visit.page.text_content(
+        "p.meta"
+    )
+    _only_itself(visit)
+
+
+def test_catalog_filters_show_the_summary_categories(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    summary = document["summary"]
+    assert _options(visit, "sev") == [*summary["findings"], "ok"]
+    for severity in summary["findings"]:
+        assert _choose(visit, "sev", severity) == summary["severity"][severity]
+    assert _choose(visit, "sev", "ok") == summary["ok"]
+    _choose(visit, "sev", None)
+    for component, modes in summary["modes"].items():
+        for mode, count in modes.items():
+            assert _choose(visit, "mode", f"{component}: {mode}") == count
+    _choose(visit, "mode", None)
+    namespaces = sorted({item["namespace"] for item in document["items"]})
+    assert _options(visit, "ns") == namespaces
+    for namespace in namespaces[:5]:
+        _choose(visit, "ns", namespace)
+        assert _visible_names(visit) == [
+            i["name"] for i in document["items"] if i["namespace"] == namespace
+        ]
+    # Two filters at once: both hold for every row shown.
+    _choose(visit, "ns", None)
+    picked = [i for i in document["items"] if i["runtime"] is not None]
+    runtime = picked[0]["runtime"]["name"]
+    _choose(visit, "rt", runtime)
+    _choose(visit, "sev", "warning")
+    assert _visible_names(visit) == [
+        i["name"]
+        for i in picked
+        if i["runtime"]["name"] == runtime and _worst(i, summary) == "warning"
+    ]
+    _only_itself(visit)
+
+
+def _worst(item: dict[str, Any], summary: dict[str, Any]) -> str:
+    found = {f["severity"] for f in item["findings"]}
+    return next((s for s in summary["findings"] if s in found), "ok")
+
+
+def test_catalog_sorts_by_a_column_both_ways(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    count = lambda: [  # noqa: E731
+        int(n)
+        for n in visit.page.eval_on_selector_all(
+            "#items > .item > .row > :last-child", "nodes => nodes.map(n => n.textContent)"
+        )
+    ]
+    in_order = [len(i["findings"]) for i in document["items"]]
+    assert count() == in_order
+    _sort(visit, "Findings")
+    assert count() == sorted(in_order)
+    _sort(visit, "Findings")
+    assert count() == sorted(in_order, reverse=True)
+    assert visit.page.get_attribute("#items .head [aria-sort]", "aria-sort") == "descending"
+    # Severity sorts by how severe, not by the word: errors first, ok last.
+    _sort(visit, "Severity")
+    worst = [_worst(i, document["summary"]) for i in document["items"]]
+    order = [*document["summary"]["findings"], "ok"]
+    shown = visit.page.eval_on_selector_all(
+        "#items > .item .sev", "nodes => nodes.map(n => n.textContent)"
+    )
+    assert shown == sorted(worst, key=order.index)
+    _only_itself(visit)
+
+
+def test_catalog_row_opens_to_its_findings_components_and_candidates(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    item = next(i for i in document["items"] if i["findings"] and i["candidates"])
+    more = _open(visit, item["name"])
+    assert _table_rows(more, "Findings") == [
+        [
+            f["severity"],
+            f["id"],
+            f["message"],
+            f"{f['object']['kind']} {f['object']['name']}"
+            if not f["object"]["namespace"]
+            else f"{f['object']['kind']} {f['object']['namespace']}/{f['object']['name']}",
+            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}",
+        ]
+        for f in item["findings"]
+    ]
+    assert _table_rows(more, "Components") == [
+        [name, c["mode"], c["source"], item["reconcile"].get(name, "-")]
+        for name, c in item["components"].items()
+    ]
+    candidates = _table_rows(more, "Candidates, in the order OME ranks them")
+    assert [row[0] for row in candidates] == [c["name"] for c in item["candidates"]]
+    assert [row[3] for row in candidates] == [
+        "yes" if c["compatible"] else "no" for c in item["candidates"]
+    ]
+    # Opened again, it closes.
+    visit.page.locator("#items > .item.open button.open").click()
+    assert visit.page.locator("#items > .item.open").count() == 0
+    _only_itself(visit)
+
+
+def test_catalog_summary_and_rows_read_without_javascript(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path, javascript=False)
+    assert _shown_counts(visit) == _leaves(document["summary"])
+    assert visit.count("#items > .item") == len(document["items"])
+    assert visit.page.locator("#filter-sev").is_disabled()
+    assert visit.page.locator("noscript").count() == 1
+    assert visit.requests == [visit.url]
+
+
+def test_catalog_page_prints_without_its_controls(chromium, catalog_audit):
+    _, path = catalog_audit
+    visit = chromium.open(path)
+    visit.page.emulate_media(media="print")
+    assert visit.page.locator(".controls").is_hidden()
+    assert visit.page.locator("#summary").is_visible()
+    assert visit.page.pdf()[:5] == b"%PDF-"
+    visit.page.emulate_media(media="screen")
+    _only_itself(visit)
+
+
+def test_catalog_upgrade_counts_filters_and_rows(chromium, tmp_path):
+    need(CATALOG)
+    document = run_cli("audit", "--from", "v1.2.2", "-o", "json", str(CATALOG)).json()
+    run = run_cli("audit", "--from", "v1.2.2", "-o", "html", str(CATALOG))
+    path = write(tmp_path, "upgrade.html", run.out)
+    visit = chromium.open(path)
+    summary = document["summary"]
+    assert _shown_counts(visit) == _leaves(
+        {k: v for k, v in summary.items() if k not in ("from", "to")}
+    )
+    for impact in ("breaking", "changed", "unchanged"):
+        assert _choose(visit, "sev", impact) == summary[impact]
+    _choose(visit, "sev", None)
+    for component, moves in summary["mode_changes"].items():
+        for move, count in moves.items():
+            assert _choose(visit, "mode", f"{component}: {move.replace(' -> ', ' → ')}") == count
+    _choose(visit, "mode", None)
+    item = next(i for i in document["items"] if i["breaking"])
+    more = _open(visit, item["name"])
+    rows = _table_rows(more, "Components")
+    moved = {
+        name: f"{c['from']['mode']} → {c['to']['mode']}"
+        for name, c in item["components"].items()
+        if c["changed"]
+    }
+    assert {row[0]: row[1] for row in rows if row[0] in moved} == moved
+    _only_itself(visit)
+
+
+# --- hostile names --------------------------------------------------------------
+
+_HOSTILE = "<script>alert(1)</script>"
+_QUOTED = '"><svg/onload=alert(2)>'
+
+
+def test_hostile_values_render_inert(chromium, tmp_path):
+    """Names with markup and quotes and a value with a terminal escape show as
+    text: no script of theirs runs, no request leaves, nothing hides."""
+    import yaml
+
+    documents = [
+        isvc_doc(name=_HOSTILE, namespace=_QUOTED, runtime={"name": _QUOTED}),
+        isvc_doc(name="escape", deploymentMode="\x1b[31mRed\u202e"),
+        runtime_doc(name=_QUOTED),
+    ]
+    manifests = write(tmp_path, "hostile.yaml", yaml.safe_dump_all(documents))
+    run = run_cli("audit", "-o", "html", str(manifests))
+    assert run.err == "" or "warning" in run.err
+    html = run.out
+    # Only the page's own two script elements: its data and its script.
+    assert html.count("<script") == 2
+    assert '<script type="application/json" id="details">' in html
+    assert "<script>alert" not in html
+    assert "<svg/onload" not in html and "&quot;&gt;&lt;svg/onload=alert(2)&gt;" in html
+    assert "\x1b" not in html and "\u202e" not in html
+    path = write(tmp_path, "report.html", html)
+    visit = chromium.open(path)
+    assert sorted(_visible_names(visit)) == sorted([_HOSTILE, "escape"])
+    assert _options(visit, "ns") == sorted([_QUOTED, "ns"])
+    more = _open(visit, "escape")
+    assert "\\x1b[31mRed\\u202e" in more.text_content()
+    more = _open(visit, _HOSTILE)
+    assert _QUOTED in more.text_content()
+    assert visit.page.locator("svg[onload]").count() == 0
+    _only_itself(visit)
+
+
+# --- 10,000 InferenceServices ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fleet_report(tmp_path_factory):
+    from fleet import Fleet, write_fleet
+
+    folder = tmp_path_factory.mktemp("fleet")
+    write_fleet(Fleet(10_000, 1_000).build(), folder / "manifests")
+    document = run_cli("audit", "-o", "json", str(folder / "manifests")).json()
+    path = folder / "report.html"
+    path.write_text(audit_page(document))  # what `audit -o html` writes from this JSON
+    return document, path
+
+
+def test_ten_thousand_open_sort_filter_and_open_a_row(chromium, fleet_report):
+    document, path = fleet_report
+    visit = chromium.open(path)
+    timing = visit.page.evaluate(
+        "(() => { const n = performance.getEntriesByType('navigation')[0];"
+        " return [n.domContentLoadedEventEnd, n.loadEventEnd]; })()"
+    )
+    size = path.stat().st_size / 1e6
+    print(
+        f"\n10,000 InferenceServices ({size:.1f} MB): usable after {visit.seconds:.2f} s "
+        f"(DOMContentLoaded {timing[0] / 1000:.2f} s, load {timing[1] / 1000:.2f} s)"
+    )
+    summary = document["summary"]
+    assert _shown_counts(visit) == _leaves(summary)
+    assert visit.visible_rows() == summary["isvcs"] == 10_000
+    assert _choose(visit, "sev", "error") == summary["severity"]["error"]
+    _choose(visit, "sev", None)
+    _sort(visit, "Name")
+    names = sorted(i["name"] for i in document["items"])
+    assert _visible_names(visit)[:50] == names[:50]
+    _sort(visit, "Name")
+    assert _visible_names(visit)[:50] == names[::-1][:50]
+    item = next(i for i in document["items"] if i["findings"])
+    more = _open(visit, item["name"])
+    assert [row[1] for row in _table_rows(more, "Findings")] == [f["id"] for f in item["findings"]]
+    _only_itself(visit)
+
+
+def test_a_long_message_is_cut_in_the_page_and_names_the_command_for_it(fleet_report):
+    document, path = fleet_report
+    item = max(document["items"], key=lambda i: len(json.dumps(i["findings"])))
+    longest = max(len(f["message"]) for f in item["findings"])
+    assert longest > 4000
+    html = path.read_text()
+    ref = f"{item['namespace']}/{item['name']}"
+    assert f"(cut here: modetable select --isvc {ref} prints it whole)" in html
+
+
+def test_rules_diff_page_opens_with_its_changed_cells_and_asks_for_nothing(chromium, tmp_path):
+    run = run_cli("rules", "diff", "v1.2.2", "v1.3", "-o", "html")
+    path = write(tmp_path, "diff.html", run.out)
+    visit = chromium.open(path, javascript=False)
+    changed = visit.page.locator("table.matrix td.changed")
+    assert changed.count() == 12
+    assert all(t.startswith(("✓", "✗")) for t in changed.all_text_contents())
+    assert visit.page.locator("table.matrix td.changed .was").first.is_visible()
+    assert visit.requests == [visit.url]
+    assert visit.errors == []
