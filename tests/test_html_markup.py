@@ -114,3 +114,33 @@ def test_html_is_not_for_the_ci_options_of_an_upgrade(tmp_path):
     run = run_cli("audit", "--from", "v1.2.2", "-o", "sarif", str(fleet))
     assert run.code == 2
     assert run.err == "modetable: error: -o sarif applies to an audit, not to --from\n"
+
+
+def test_an_upgrade_page_lists_the_components_in_the_order_items_give_them():
+    from modetable.html.audit_page import _components_in_order
+
+    items = [
+        {"components": {"router": {}}},
+        {"components": {"engine": {}, "router": {}}},
+        {"components": {"engine": {}, "decoder": {}, "router": {}}},
+    ]
+    assert _components_in_order(items) == ["engine", "decoder", "router"]
+
+
+def test_the_page_script_reads_no_code_and_asks_for_nothing():
+    """The script draws values as text and never fetches or evaluates anything."""
+    from modetable.html.markup import asset
+
+    script = asset("report.js")
+    for banned in (
+        "eval(",
+        "Function(",
+        "fetch(",
+        "XMLHttpRequest",
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+        "import(",
+    ):
+        assert banned not in script, banned

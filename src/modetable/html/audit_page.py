@@ -757,13 +757,25 @@ def _upgrade_summary(summary: dict[str, Any]) -> str:
     return _summary_section(parts)
 
 
+def _components_in_order(items: list[dict[str, Any]]) -> list[str]:
+    """Every component the items name, in the order they list them (each item
+    lists its own in the rules' order): one met late goes after the component
+    that comes before it in its item."""
+    order: list[str] = []
+    for item in items:
+        before = None
+        for name in item.get("components") or {}:
+            if name not in order:
+                order.insert(order.index(before) + 1 if before is not None else 0, name)
+            before = name
+    return order
+
+
 def upgrade_page(document: dict[str, Any]) -> str:
     """The page for an upgrade: `document` is what `modetable audit --from V -o json` prints."""
     summary = document["summary"]
     items = document["items"]
-    components: list[str] = []
-    for item in items:
-        components += [n for n in item.get("components") or {} if n not in components]
+    components = _components_in_order(items)
     choices = {
         "ns": _Choices("ns", "Namespace"),
         "sev": _Choices("sev", "Impact", by_name=False),
