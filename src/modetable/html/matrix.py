@@ -40,6 +40,10 @@ _COLOURS = {
     "error": "background:#fff3bf;color:#3d3000",
 }
 _MARK = {"pass": "✓", "reject": "✗", "error": "!"}
+# The docs theme's own table style puts a caption below and wraps row ids at
+# their hyphens: inline, the caption goes on top and an id stays whole.
+_CAPTION_STYLE = "caption-side:top;text-align:left;font-weight:bold"
+_ID_STYLE = "white-space:nowrap"
 
 
 def matrix_style() -> str:
@@ -125,7 +129,8 @@ def _labels(policy: Policy) -> tuple[str, str, str]:
 def _cell_html(cell: Cell, inline_style: bool, was: Cell | None = None) -> str:
     kind = cell.kind
     words = f"{_MARK[kind]} {text(cell.words)}"
-    row = f"<br>row <code>{text(cell.row)}</code>" if cell.row else ""
+    id_style = f' style="{_ID_STYLE}"' if inline_style else ""
+    row = f"<br>row <code{id_style}>{text(cell.row)}</code>" if cell.row else ""
     classes = kind
     note = ""
     if was is not None:
@@ -161,7 +166,7 @@ def _table(shown: Matrix, caption: str, inline_style: bool, before: Matrix | Non
         rows.append(element("tr", cells))
     return (
         '<table class="matrix">'
-        + element("caption", caption)
+        + element("caption", caption, style=_CAPTION_STYLE if inline_style else None)
         + element("thead", head)
         + element("tbody", "\n".join(rows))
         + "</table>\n"
