@@ -10,16 +10,46 @@ import pytest
 from conftest import cluster_of, format_entry, isvc_doc, llama_model_spec, model_doc, runtime_doc
 
 from modetable.admission import STAGE_ORDER, admission_json, admit
+from modetable.admission.fields import EXPECTS, TESTS
 from modetable.admission.kinds import CHECKS
-from modetable.rules.model import AdmissionCheck
+from modetable.rules.model import AdmissionCheck, TestWord
 from modetable.selection import select
 from modetable.versions import in_force
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+# The checks in force in v1.3, in the order they run.
+V13 = (
+    "service-mode-values",
+    "model-name-required",
+    "decoder-requires-engine",
+    "leader-worker-pairing",
+    "lean-multi-pod-runner",
+    "engine-decoder-agree",
+    "scale-to-zero",
+    "replica-bounds",
+    "deployment-strategy-ignored",
+    "model-or-runtime-required",
+    "runtime-pin",
+    "model-exists",
+    "runtime-resolution",
+)
 
 
 def test_the_check_words_are_the_engines_kinds():
     assert set(typing.get_args(AdmissionCheck)) == set(CHECKS)
+
+
+def test_the_test_words_are_the_fields_tests():
+    assert set(typing.get_args(TestWord)) == set(TESTS) == set(EXPECTS)
+
+
+def test_the_shipped_checks_in_order(v13, v122):
+    assert tuple(r.id for r in v13.admission) == V13
+    assert tuple(r.id for r in v122.admission) == (
+        "model-name-required",
+        "model-required",
+        "runtime-resolution",
+    )
 
 
 @pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
@@ -65,14 +95,7 @@ def test_a_warning_names_the_check_that_gave_it(v13):
         "warnings": ["Runtime rt will be auto-selected for model m"],
         "denied_by": None,
         "warning_checks": ["runtime-resolution"],
-        "checked": [
-            "service-mode-values",
-            "model-name-required",
-            "engine-decoder-agree",
-            "model-or-runtime-required",
-            "model-exists",
-            "runtime-resolution",
-        ],
+        "checked": list(V13),
         "not_checked": [],
     }
 
@@ -92,18 +115,17 @@ def test_the_first_denial_wins_and_later_checks_are_not_run(v13):
     )
     # The auto-selection warning comes from a later check: OME never reaches it.
     assert admission.warnings == ()
-    assert admission.checked == (
-        "service-mode-values",
-        "model-name-required",
-        "engine-decoder-agree",
-    )
+    assert admission.checked == V13[: V13.index("engine-decoder-agree") + 1]
 
 
 def test_without_selection_its_checks_are_neither_run_nor_noted(v13):
     cluster = cluster_of(v13, isvc_doc(engine={}))
     admission = admit(v13, cluster.isvcs[0])
     assert admission.allowed
-    assert admission.checked == ("service-mode-values", "engine-decoder-agree")
+    pure = tuple(
+        c for c in V13 if c not in ("model-name-required", "model-exists", "runtime-resolution")
+    )
+    assert admission.checked == pure
     assert admission.not_checked == ()
 
 

@@ -221,8 +221,9 @@ def test_the_table_for_people(fleet):
         "move it to OMENative [mode/MultiNode]",
         "  b/lost:",
         f'    {isvcs}:37:1: error: admission webhook "inferenceservice.ome-webhook-server.'
-        'validator" denied the request: referenced model "absent" not found in namespace "b"'
-        " [outcome/model_missing]",
+        'validator" denied the request: referenced model "absent" not found in namespace "b": '
+        "ensure a BaseModel exists in this namespace or a ClusterBaseModel exists cluster-wide "
+        "with this name [outcome/model_missing]",
         "  b/routed:",
         # the router's mode comes from the runtime's routerConfig: the runtime is to fix
         f"    {runtimes}:60:1: error: router: invalid deployment mode for router "

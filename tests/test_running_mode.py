@@ -113,7 +113,7 @@ def test_virtual_deployment_on_a_component_fails_and_stops_later_components(v13)
     isvc = isvc_doc(engine=mode_annotation("VirtualDeployment"), decoder={}, router={})
     result = running(v13, isvc)
     assert result.reconcile == {
-        "engine": "Failed to reconcile component",
+        "engine": "invalid deployment mode for engine",
         "decoder": "not reconciled because engine failed before it",
         "router": "not reconciled because engine failed before it",
     }
@@ -122,7 +122,7 @@ def test_virtual_deployment_on_a_component_fails_and_stops_later_components(v13)
 def test_virtual_deployment_on_the_decoder_leaves_the_engine_running(v13):
     isvc = isvc_doc(engine={}, decoder=mode_annotation("VirtualDeployment"), router={})
     assert running(v13, isvc).reconcile == {
-        "decoder": "Failed to reconcile component",
+        "decoder": "invalid deployment mode for decoder",
         "router": "not reconciled because decoder failed before it",
     }
 

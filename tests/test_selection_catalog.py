@@ -108,7 +108,8 @@ def test_llama_90b_fp8_dynamic_model_is_not_in_the_catalog(clusters):
     result = outcome(clusters, "llama-3-2-90b-fp8-dynamic/llama-3-2-90b-fp8-dynamic")
     assert result.message == (
         'referenced model "llama-3-2-90b-fp8-dynamic" not found in namespace '
-        '"llama-3-2-90b-fp8-dynamic"'
+        '"llama-3-2-90b-fp8-dynamic": ensure a BaseModel exists in this namespace or a '
+        "ClusterBaseModel exists cluster-wide with this name"
     )
 
 

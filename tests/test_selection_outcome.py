@@ -237,7 +237,7 @@ def test_a_model_with_no_format(v13, v122):
         ({}, True),
         ({"runner": {"image": "own:1"}}, False),
         ({"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": "b"}}}, False),
-        ({"leader": {"runner": {"image": "a"}}}, True),
+        ({"leader": {"runner": {"image": "a"}}, "worker": {}}, True),
         # An empty image is no image (the webhook tests `image != ""`).
         ({"runner": {"image": ""}}, True),
         ({"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": ""}}}, True),
@@ -296,8 +296,12 @@ def test_candidates_are_the_namespaces_runtimes_and_the_clusters(v13):
 
 def test_a_missing_model(v13):
     result = select_one(v13, isvc_doc(model={"name": "m"}, engine={}), rt())
-    assert result.message == 'referenced model "m" not found in namespace "ns"'
+    assert result.message == (
+        'referenced model "m" not found in namespace "ns": ensure a BaseModel exists in this '
+        "namespace or a ClusterBaseModel exists cluster-wide with this name"
+    )
     assert result.admission.message == WEBHOOK + result.message
+    assert result.admission.denied_by == "model-exists"
 
 
 def test_a_disabled_model(v13):
@@ -390,12 +394,19 @@ def test_a_named_runtime_is_checked_with_what_it_inherits(v13):
 
 def test_a_missing_named_runtime(v13):
     result = named(v13, "gone")
-    assert result.admission.message == WEBHOOK + "gone not found in namespace ns"
+    assert result.admission.message == (
+        WEBHOOK + "runtime gone does not support model m: runtime gone not found in namespace "
+        "ns or at cluster scope"
+    )
     assert [(c.reason, c.message) for c in result.conditions] == [
         ("RuntimeNotFound", "runtime gone not found in namespace ns or at cluster scope")
     ]
     serving = named(v13, "gone", kind="ServingRuntime")
     assert [e.message for e in serving.events] == ["ServingRuntime gone not found in namespace ns"]
+    assert serving.admission.message == (
+        WEBHOOK + "runtime gone does not support model m: ServingRuntime gone not found in "
+        "namespace ns"
+    )
 
 
 def test_a_missing_named_runtime_when_pinned(v13, v122):
@@ -428,14 +439,17 @@ def test_named_lookup_follows_kind_since_v13(v13, v122):
 def test_a_disabled_named_runtime_is_refused_since_v13(v13):
     result = named(v13, "rt", rt(disabled=True))
     assert result.runtime is None
-    assert result.admission.message == WEBHOOK + "cluster-scoped runtime rt is disabled"
+    assert result.admission.message == (
+        WEBHOOK + "runtime rt does not support model m: cluster-scoped runtime rt is disabled"
+    )
 
 
 def test_a_broken_chain(v13):
     child = rt(annotations={"ome.io/inherit-from": "missing"})
     result = named(v13, "rt", child)
     chain_error = 'inherit-from parent "missing" not found (chain so far: [rt])'
-    assert result.admission.message == WEBHOOK + chain_error
+    wrapped = "runtime rt does not support model m: " + chain_error
+    assert result.admission.message == WEBHOOK + wrapped
     assert [(e.reason, e.message) for e in result.events] == [
         ("RuntimeValidationError", "Runtime rt does not support model m: " + chain_error)
     ]

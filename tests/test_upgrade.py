@@ -42,7 +42,9 @@ def documents() -> list[dict]:
         isvc_doc("steady", "b", engine={}, runtime={"name": "plain"}),
         # v1.2.2's webhook stamped MultiNode on such a service; it never counted.
         {
-            **isvc_doc("meta-mn", "b", engine={"leader": {}}, runtime={"name": "plain"}),
+            **isvc_doc(
+                "meta-mn", "b", engine={"leader": {}, "worker": {}}, runtime={"name": "plain"}
+            ),
             "metadata": {
                 "name": "meta-mn",
                 "namespace": "b",

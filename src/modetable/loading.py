@@ -16,6 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, BinaryIO
 
+from modetable.admission import check_fields as check_admission_fields
 from modetable.errors import Location, ModetableError
 from modetable.manifests import (
     Cluster,
@@ -114,12 +115,17 @@ def check_cluster(policy: Policy, cluster: Cluster) -> None:
     for objects in (cluster.models, cluster.runtimes, cluster.isvcs):
         for manifest in objects:
             _check_selection_object(policy, manifest)
+    # And every field the admission checks read, on every InferenceService.
+    for isvc in cluster.isvcs:
+        check_admission_fields(policy, isvc)
 
 
 def check_object(policy: Policy, manifest: Manifest) -> None:
     """`check_cluster` on one object."""
     check_object_fields(policy, manifest)
     _check_selection_object(policy, manifest)
+    if manifest.kind == policy.rules.manifests.inference_service:
+        check_admission_fields(policy, manifest)
 
 
 def _check_selection_object(policy: Policy, manifest: Manifest) -> None:

@@ -122,7 +122,10 @@ def failures_with_rules(
             error = policy.message("cannot_run_in", component=component.name, mode=mode)
             failures[component.name] = (error, None)
             continue
-        failures[component.name] = (policy.message(rule.error), rule.id)
+        failures[component.name] = (
+            policy.message(rule.error, component=component.name),
+            rule.id,
+        )
         if rule.stops_later:
             stopped_by = (component.name, rule.id)
     return failures

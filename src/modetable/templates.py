@@ -39,3 +39,41 @@ def fill(template: str, values: Mapping[str, object]) -> str:
 @lru_cache(maxsize=4096)
 def _pieces(template: str) -> tuple[tuple[str, str | None], ...]:
     return tuple((literal, field) for literal, field, _spec, _conv in _FORMATTER.parse(template))
+
+
+_GO_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+    "\\": "\\\\",
+    '"': '\\"',
+}
+
+
+def go_quoted_inner(value: object) -> str:
+    """`value` as Go's %q prints a string, without the surrounding quotes:
+    `"` and `\\` escaped, \\a \\b \\f \\n \\r \\t \\v as such, other characters
+    Go does not print (control characters, spaces other than " ", unassigned
+    code points) as \\xNN, \\uNNNN or \\UNNNNNNNN; printable ones as they are.
+    Python's isprintable and Go's unicode.IsPrint agree: letters, marks,
+    numbers, punctuation, symbols and the ASCII space."""
+    out = []
+    for char in str(value):
+        escaped = _GO_ESCAPES.get(char)
+        if escaped is not None:
+            out.append(escaped)
+        elif char.isprintable():
+            out.append(char)
+        else:
+            code = ord(char)
+            if code < 0x20 or code == 0x7F:
+                out.append(f"\\x{code:02x}")
+            elif code < 0x10000:
+                out.append(f"\\u{code:04x}")
+            else:
+                out.append(f"\\U{code:08x}")
+    return "".join(out)

@@ -14,6 +14,7 @@ from modetable.admission.engine import (
     admission_json,
     admit,
 )
+from modetable.admission.fields import check_fields
 
 __all__ = [
     "STAGE_ORDER",
@@ -23,4 +24,5 @@ __all__ = [
     "Shown",
     "admission_json",
     "admit",
+    "check_fields",
 ]

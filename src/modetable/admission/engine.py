@@ -69,15 +69,17 @@ def admit(
     isvc: Manifest,
     cluster: Cluster | None = None,
     selection: tuple[Shown, ...] | None = None,
+    result: str | None = None,
     only: frozenset[str] | None = None,
 ) -> Admission:
     """Every admission check in force on `isvc`, in order, until one denies.
 
     `cluster` gives the checks that look objects up (the model); `selection`
     is what runtime selection shows at admission, for the checks that place it
-    in the order (without it they are not run). `only` runs just those checks.
+    in the order (without it they are not run), and `result` selection's
+    outcome. `only` runs just those checks.
     """
-    inputs = Inputs(policy=policy, isvc=isvc, cluster=cluster, selection=selection)
+    inputs = Inputs(policy=policy, isvc=isvc, cluster=cluster, selection=selection, result=result)
     warnings: list[str] = []
     warning_checks: list[str] = []
     checked: list[str] = []
@@ -86,7 +88,7 @@ def admit(
     for rule in ordered:
         if only is not None and rule.id not in only:
             continue
-        verdict = CHECKS[rule.check](inputs, rule)
+        verdict = CHECKS[rule.check](attrs.evolve(inputs, checked=tuple(checked)), rule)
         if verdict is None:
             continue
         if verdict.not_checked is not None:

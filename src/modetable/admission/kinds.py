@@ -11,9 +11,9 @@ from typing import Literal
 import attrs
 
 from modetable import paths
+from modetable.admission.fields import Reader, all_hold, case_values
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import declares
-from modetable.modes import Objects, resolve
 from modetable.rules.model import AdmissionRule
 from modetable.rules.policy import Policy
 
@@ -48,6 +48,8 @@ class Inputs:
     isvc: Manifest
     cluster: Cluster | None = None
     selection: tuple[Shown, ...] | None = None
+    result: str | None = None  # selection's outcome (a key of selection.outcomes)
+    checked: tuple[str, ...] = ()  # the checks run before this one
 
 
 @attrs.frozen
@@ -79,34 +81,103 @@ def allowed_values(inputs: Inputs, rule: AdmissionRule) -> Verdict:
 
 
 def agree_when_any(inputs: Inputs, rule: AdmissionRule) -> Verdict:
-    """The components' requested modes must be equal when any of them requests
-    one of `values`; applies only when all of them are declared."""
+    """The components' modes, read raw from `mode_sources` (as written, an
+    invalid value included), must be equal when any of them is one of
+    `values`; applies only when all of them are declared."""
     policy, isvc = inputs.policy, inputs.isvc
     components = [policy.components_by_name[name] for name in rule.components]
     if not all(declares(policy, isvc, c) for c in components):
         return PASS
-    objects = Objects(isvc=isvc.body, fallback=isvc.location)
-    modes = {c.name: resolve(policy, "requested", c, objects).mode for c in components}
+    modes = {
+        c.name: Reader(policy, isvc, c.name).first_filled(rule.mode_sources) for c in components
+    }
     if not any(m in rule.values for m in modes.values()) or len(set(modes.values())) == 1:
         return PASS
-    return Verdict(
-        denial=policy.message(rule.message or "", **{k: v or "" for k, v in modes.items()})
-    )
+    return Verdict(denial=policy.message(rule.message or "", **modes))
+
+
+def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """Tests on the InferenceService's fields: when every `guard` test holds,
+    for each component of `each` the InferenceService declares (or once, with
+    no `each`), the first case whose tests all hold gives its message. A
+    denial check stops at the first; a warning check gives one per component."""
+    policy, isvc = inputs.policy, inputs.isvc
+    undecided = rule.undecided
+    if (
+        undecided is not None
+        and undecided.when
+        and _after(inputs, undecided.after)
+        and all_hold(undecided.when, Reader(policy, isvc))
+    ):
+        return Verdict(not_checked=policy.message(undecided.why))
+    if not all_hold(rule.guard, Reader(policy, isvc)):
+        return PASS
+    components: list[str | None] = [
+        name for name in rule.each if declares(policy, isvc, policy.components_by_name[name])
+    ] or ([] if rule.each else [None])
+    given: list[str] = []
+    for component in components:
+        for case in rule.cases:
+            values = case_values(case, Reader(policy, isvc, component))
+            if all_hold(case.when, Reader(policy, isvc, component, values)):
+                given.append(policy.message(case.message, **values))
+                break
+        if given and rule.emit == "denial":
+            return Verdict(denial=given[0])
+    return Verdict(warnings=tuple(given))
+
+
+def model_exists(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
+    """The model spec.model names must be found, trying the kinds of `lookup`
+    in order whatever spec.model.kind says (a namespaced kind in the
+    InferenceService's namespace)."""
+    if inputs.cluster is None:
+        return None
+    policy, isvc = inputs.policy, inputs.isvc
+    selection_rules = policy.rules.selection
+    if selection_rules is None:
+        return None
+    ref = selection_rules.model_ref
+    name = Reader(policy, isvc).field(f"{ref.path}.{ref.name}")
+    if not isinstance(name, str) or name == "":
+        return PASS
+    namespace = isvc.namespace or ""
+    scopes = {m.kind: m.scope for m in policy.rules.manifests.models}
+    for kind in rule.lookup:
+        where = namespace if scopes.get(kind) == "namespace" else None
+        if inputs.cluster.get(kind, name, where) is not None:
+            return PASS
+    return Verdict(denial=policy.message(rule.message or "", model=name, namespace=namespace))
 
 
 def selection(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     """What runtime selection shows at admission for the outcomes in `outcomes`:
-    its warnings, and its first denial."""
+    its warnings, and its first denial; not decided when selection's outcome is
+    one of `undecided.outcomes`."""
     if inputs.selection is None:
         return None
+    undecided = rule.undecided
+    if (
+        undecided is not None
+        and inputs.result in undecided.outcomes
+        and _after(inputs, undecided.after)
+    ):
+        return Verdict(not_checked=inputs.policy.message(undecided.why))
     shown = [s for s in inputs.selection if s.outcome in rule.outcomes]
     warnings = tuple(s.text for s in shown if s.emit == "warning")
     denial = next((s.text for s in shown if s.emit == "denial"), None)
     return Verdict(warnings=warnings, denial=denial)
 
 
+def _after(inputs: Inputs, checks: tuple[str, ...]) -> bool:
+    """Whether every one of `checks` ran before (in this version)."""
+    return all(c in inputs.checked for c in checks)
+
+
 CHECKS: dict[str, Check] = {
     "allowed_values": allowed_values,
     "agree_when_any": agree_when_any,
+    "fields": fields,
+    "model_exists": model_exists,
     "selection": selection,
 }

@@ -403,6 +403,8 @@ def _admission(before: Side, after: Side) -> Section:
     source_ids: dict[str, None] = {}
     for side in (before, after):
         for rule in side.policy.rules.admission:
+            if rule.check not in MODE_CHECK_KINDS:
+                continue
             components.update(dict.fromkeys(rule.components))
             if rule.source:
                 source_ids[rule.source] = None
@@ -441,7 +443,7 @@ def _admission(before: Side, after: Side) -> Section:
             body=body,  # type: ignore[arg-type]
             location=Location("<rules diff>"),
         )
-        verdict = admit(policy, isvc)
+        verdict = admit(policy, isvc, only=_mode_checks(policy))
         if verdict.allowed:
             return "allowed", "allowed"
         rule = verdict.denials[0].rule
@@ -475,6 +477,15 @@ def _admission(before: Side, after: Side) -> Section:
         after,
         _show_value,
     )
+
+
+# The kinds of admission check that read modes: the section compares the
+# verdict of these over every combination of the mode values they read.
+MODE_CHECK_KINDS = ("allowed_values", "agree_when_any")
+
+
+def _mode_checks(policy: Policy) -> frozenset[str]:
+    return frozenset(r.id for r in policy.admission if r.check in MODE_CHECK_KINDS)
 
 
 def _expand(policy: Policy, path: str) -> tuple[str, ...]:

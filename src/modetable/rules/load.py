@@ -26,7 +26,7 @@ from cattrs.gen import make_dict_structure_fn, override
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
 from modetable.rules.find import read_rules_bytes
 from modetable.rules.kinds import yaml_key
-from modetable.rules.model import RowCondition, RuleFile
+from modetable.rules.model import RowCondition, RuleFile, TestValue
 from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
 from modetable.yamlio import decode, describe, load_documents
@@ -92,12 +92,20 @@ def _condition(value: Any, _type: Any) -> RowCondition:
     )
 
 
+def _test_value(value: Any, _type: Any) -> TestValue:
+    if isinstance(value, bool | int | str):
+        return value
+    raise _StructureError(f"expected a string, a number or true/false, got {_describe(value)}")
+
+
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
     converter.register_structure_hook(str, _strict_str)
     converter.register_structure_hook(int, _strict_int)
     converter.register_structure_hook(bool, _strict_bool)
     converter.register_structure_hook(RowCondition, _condition)
+    converter.register_structure_hook(TestValue, _test_value)
+    converter.register_structure_hook(TestValue | None, _test_value)
 
     def is_homogeneous_tuple(type_: Any) -> bool:
         args = typing.get_args(type_)

@@ -123,7 +123,12 @@ SourceObject = Literal["isvc", "runtime", "runtime_resolved", "merged"]
 Origin = Literal["ome", "kubernetes", "modetable"]
 HitPolicy = Literal["UNIQUE", "FIRST", "ANY"]
 Stage = Literal["schema", "webhook"]
-AdmissionCheck = Literal["allowed_values", "agree_when_any", "selection"]
+AdmissionCheck = Literal["allowed_values", "agree_when_any", "fields", "model_exists", "selection"]
+AdmissionEmit = Literal["denial", "warning"]
+# The tests a `fields` check makes on a value (admission/fields.py, TESTS).
+TestWord = Literal[
+    "set", "unset", "empty", "filled", "equal", "unequal", "below", "above", "unlike"
+]
 Scope = Literal["namespace", "cluster"]
 Purpose = Literal["requested", "declared", "running"]
 
@@ -198,10 +203,24 @@ def _admission_message_params(rule: Mapping[str, Any]) -> tuple[str, ...]:
     passes each component's requested mode under the component's name."""
     if rule.get("check") == "allowed_values":
         return ("value", "supported")
-    if rule.get("check") == "selection":
+    if rule.get("check") in ("selection", "fields"):
         return ()
+    if rule.get("check") == "model_exists":
+        return ("model", "namespace")
     components = rule.get("components") or ()
     return tuple(c for c in components if isinstance(c, str))
+
+
+# What every `fields` check passes its messages and patterns: the component of
+# `each`, and the InferenceService's namespace and name.
+CHECK_BUILTINS = ("component", "namespace", "name")
+
+
+def _case_message_params(case: Mapping[str, Any]) -> tuple[str, ...]:
+    """A case passes its message the built-in values and its own `values`."""
+    values = case.get("values")
+    named = tuple(k for k in values if isinstance(k, str)) if isinstance(values, dict) else ()
+    return (*CHECK_BUILTINS, *named)
 
 
 @attrs.frozen
@@ -369,6 +388,67 @@ class Matching:
     examples: tuple[Example, ...] = ()
 
 
+# A value a test compares with (`to`): as YAML writes it.
+TestValue = bool | int | str
+
+
+@attrs.frozen
+class FieldTest:
+    """One test on the InferenceService (`is`: admission/fields.py, TESTS).
+
+    It reads the value at `field` (a path; `{placeholders}` of the component
+    under test; a `*` segment is any item of a list, and the test holds when it
+    holds for any), or the first of `sources` holding a non-empty string, as
+    written (OME's raw read of a mode). `to` is the value compared with, `other`
+    a second field compared with, `pattern` a regular expression the whole
+    value must not match (`unlike`; `{placeholders}` filled, escaped).
+    """
+
+    test: TestWord = attrs.field(metadata={"yaml_key": "is"})
+    field: PathTemplate | None = None
+    sources: tuple[SourceId, ...] = ()
+    to: TestValue | None = None
+    other: PathTemplate | None = None
+    pattern: str | None = None
+
+
+@attrs.frozen
+class CheckValue:
+    """A value a case passes its message: read at `field` (an integer printed as
+    a number, a missing field as ""), the first of `sources` holding a non-empty
+    string (as written), or the template `text` (filled with the other values)."""
+
+    field: PathTemplate | None = None
+    sources: tuple[SourceId, ...] = ()
+    text: str | None = None
+
+
+@attrs.frozen
+class CheckCase:
+    """One way a `fields` check fails: when every test of `when` holds, the
+    check gives `message`, passed the built-in values and `values`."""
+
+    when: tuple[FieldTest, ...]
+    message: Annotated[str, Ref("message", params=_case_message_params)]
+    values: dict[str, CheckValue] = attrs.Factory(dict)
+
+
+@attrs.frozen
+class Undecided:
+    """When a check's answer depends on the cluster's configuration, which
+    modetable cannot see: when every test of `when` holds (`fields`), or when
+    selection's outcome is one of `outcomes` (`selection`), and the checks of
+    `after` ran, the check is not run and the InferenceService's output says
+    `why`."""
+
+    why: Annotated[str, Ref("message", params=())]
+    when: tuple[FieldTest, ...] = ()
+    outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
+    # Only when these checks ran before (and so passed): in a version without
+    # them, the check is run as it is.
+    after: tuple[Annotated[str, Ref("admission check")], ...] = ()
+
+
 @attrs.frozen
 class AdmissionRule:
     """One admission check, run in the list's order (admission/kinds.py says
@@ -378,11 +458,24 @@ class AdmissionRule:
     stage: Stage
     check: AdmissionCheck
     message: Annotated[str, Ref("message", params=_admission_message_params)] | None = None
+    emit: AdmissionEmit = "denial"
     source: SourceId | None = None
     values: tuple[ModeName, ...] = ()
     components: tuple[ComponentName, ...] = ()
+    # agree_when_any: where a component's mode is read, raw (the first of these
+    # sources holding a non-empty string, as written; default: the requested
+    # sources that count).
+    mode_sources: tuple[SourceId, ...] = ()
+    # fields: the components to test, in order (those declared); the tests
+    # that must all hold for the check to apply at all; the cases in order.
+    each: tuple[ComponentName, ...] = ()
+    guard: tuple[FieldTest, ...] = ()
+    cases: tuple[CheckCase, ...] = ()
+    # model_exists: the kinds looked up by name, in order (spec.model.kind aside).
+    lookup: tuple[KindName, ...] = ()
     # selection: the selection outcomes whose warnings and denial show here.
     outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
+    undecided: Undecided | None = None
     since: str | None = None
     until: str | None = None
 
@@ -393,7 +486,7 @@ class RunFailure:
     components: tuple[ComponentName, ...]
     modes: tuple[ModeName, ...]
     log: Annotated[str, Ref("message", params=())]
-    error: Annotated[str, Ref("message", params=())]
+    error: Annotated[str, Ref("message", params=("component",))]
     stops_later: bool = False
 
 
@@ -709,6 +802,9 @@ class Message:
     origin: Origin
     text: Annotated[str, Template(params_field="params")]
     params: tuple[str, ...] = ()
+    # The params printed as Go's %q prints a string inside the quotes the text
+    # already has: `"` and `\` escaped, control characters as escapes.
+    quoted: tuple[str, ...] = ()
     # True when OME's docs do not show the text and modetable reads it from its
     # pattern (decided; see the rules file's comments).
     inferred: bool = False

@@ -27,7 +27,7 @@ from modetable.rules.model import (
     Source,
 )
 from modetable.settled import settled
-from modetable.templates import fill
+from modetable.templates import fill, go_quoted_inner
 from modetable.versions import Placement, in_force, parse_version, place
 
 __all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset", "rules_json"]
@@ -178,6 +178,10 @@ class Policy:
                 "which modetable does not pass it here",
                 Location(self.file),
             )
+        if message.quoted:
+            values = {
+                k: go_quoted_inner(v) if k in message.quoted else v for k, v in values.items()
+            }
         return fill(message.text, values)
 
     def explanation(self, key: str, **values: object) -> str:

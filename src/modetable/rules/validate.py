@@ -32,6 +32,7 @@ from modetable.rules.kinds import (
 from modetable.rules.model import (
     OUTCOMES_WITH_A_RUNTIME,
     AdmissionRule,
+    Message,
     Mode,
     RuleFile,
     SelectionCheck,
@@ -401,18 +402,44 @@ def _source_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
 
 
 def _admission_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
-    """An allowed_values check reads the value of a source it names; a
-    selection check names the outcomes it shows; the others give a message."""
+    """What each kind of admission check needs (admission/kinds.py): the
+    source of an allowed_values check, the modes' sources of agree_when_any,
+    the cases of a fields check (or what leaves it undecided), the kinds a
+    model_exists check looks up, the outcomes of a selection check; a message
+    where the kind gives one. A per-component path needs `each`."""
     check = value.get("check")
+    problems: list[tuple[str, str | None]] = []
     if check == "allowed_values" and value.get("source") is None:
-        return [("an allowed_values check names the source whose value it checks", None)]
-    if check == "selection":
-        if not value.get("outcomes"):
-            return [("a selection check names the selection outcomes it shows", None)]
-        return []
-    if check in ("allowed_values", "agree_when_any") and value.get("message") is None:
-        return [(f"an {check} check names the message its denial gives", None)]
-    return []
+        problems.append(("an allowed_values check names the source whose value it checks", None))
+    needs = {
+        "allowed_values": ("message",),
+        "agree_when_any": ("components", "message"),
+        "model_exists": ("lookup", "message"),
+        "selection": ("outcomes",),
+    }
+    for field in needs.get(check, ()) if isinstance(check, str) else ():
+        if not value.get(field):
+            article = "an" if str(check)[:1] in "aeiou" else "a"
+            problems.append((f"{article} {check} check names its {field}", None))
+    if check == "fields" and not value.get("cases") and not value.get("undecided"):
+        problems.append(("a fields check has cases (or says when it is undecided)", None))
+    if check == "fields" and not value.get("each") and _names_a_component(value):
+        problems.append(("a path with a component's {placeholder} needs `each`", None))
+    return problems
+
+
+_COMPONENT_PLACEHOLDERS = ("{component}", "{isvc_field}", "{runtime_field}")
+
+
+def _names_a_component(node: Any) -> bool:
+    """Whether a path or value of the check has a component's placeholder."""
+    if isinstance(node, str):
+        return any(p in node for p in _COMPONENT_PLACEHOLDERS)
+    if isinstance(node, dict):
+        return any(_names_a_component(v) for k, v in node.items() if k not in ("message", "id"))
+    if isinstance(node, list):
+        return any(_names_a_component(v) for v in node)
+    return False
 
 
 # The one selection step whose reason is not its own message (the matching
@@ -476,9 +503,21 @@ def _findings_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     return problems
 
 
+def _message_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """A message quotes only params it is passed."""
+    params, quoted = value.get("params") or (), value.get("quoted") or ()
+    if not isinstance(params, list | tuple) or not isinstance(quoted, list | tuple):
+        return []  # not lists: structuring reports it
+    stray = [q for q in quoted if q not in params]
+    if stray:
+        return [(f"quoted names {', '.join(map(str, stray))}, which are not params", "quoted")]
+    return []
+
+
 _CLASS_CHECKS = {
     Source: _source_checks,
     AdmissionRule: _admission_checks,
+    Message: _message_checks,
     SelectionCheck: _selection_check_checks,
     RuleFile: _findings_checks,
 }

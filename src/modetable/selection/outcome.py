@@ -249,7 +249,11 @@ class Case:
                     )
         if message is None and used is None:
             message = next((s.text for s in shown if s.emit == "denial"), None)
-        admission = admit(policy, self.isvc, self.cluster, selection=tuple(shown))
+        admission = admit(
+            policy, self.isvc, self.cluster, selection=tuple(shown), result=results[-1]
+        )
+        if message is None and used is None and admission.denials:
+            message = admission.denials[0].reason
         running = effective(policy, self.cluster, self.isvc, used, named)
         return Outcome(
             isvc=self.isvc,

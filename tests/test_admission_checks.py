@@ -1,0 +1,549 @@
+"""Every admission check OME's webhook runs on modes and the components' shape
+(ome-webhook-facts.md), each with its exact text at its place in the order, in
+every version it is in force, through `admit`, `select` and `audit` alike.
+
+Each case is an InferenceService beside a model and a runtime that fit it
+(so the checks not under test pass), and what kubectl would print: the check
+that denies (or none), the denial's text, and the warnings.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+import yaml
+from conftest import format_entry, llama_model_spec, model_doc, run_cli, runtime_doc
+
+WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+PICKED = "Runtime rt will be auto-selected for model m"
+V13 = (
+    "service-mode-values",
+    "model-name-required",
+    "decoder-requires-engine",
+    "leader-worker-pairing",
+    "lean-multi-pod-runner",
+    "engine-decoder-agree",
+    "scale-to-zero",
+    "replica-bounds",
+    "deployment-strategy-ignored",
+    "model-or-runtime-required",
+    "runtime-pin",
+    "model-exists",
+    "runtime-resolution",
+)
+
+
+def isvc(spec: dict[str, Any] | None = None, annotations: dict[str, str] | None = None) -> dict:
+    metadata: dict[str, Any] = {"name": "svc", "namespace": "ns"}
+    if annotations:
+        metadata["annotations"] = annotations
+    body = {"model": {"name": "m"}, "engine": {}}
+    body.update(spec or {})
+    body = {k: v for k, v in body.items() if v is not None}
+    return {
+        "apiVersion": "ome.io/v1beta1",
+        "kind": "InferenceService",
+        "metadata": metadata,
+        "spec": body,
+    }
+
+
+def cluster_docs(*extra: dict) -> list[dict]:
+    return [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("rt", supportedModelFormats=[format_entry()]),
+        *extra,
+    ]
+
+
+def admission_everywhere(tmp_path, docs: list[dict], version: str) -> dict:
+    """The admission object of `admit`, `select` and `audit` (one item), which
+    must be the same object."""
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    common = ("--ome-version", version, "-o", "json")
+    admitted = run_cli("admit", "--isvc", "ns/svc", str(path), *common)
+    selected = run_cli("select", "--isvc", "ns/svc", str(path), *common)
+    audited = run_cli("audit", str(path), *common)
+    assert admitted.err == selected.err == ""
+    items = [i for i in audited.json()["items"] if i["isvc"] == "ns/svc"]
+    assert len(items) == 1
+    verdict = admitted.json()["admission"]
+    assert selected.json()["admission"] == verdict
+    assert items[0]["admission"] == verdict
+    assert admitted.code == (0 if verdict["allowed"] else 1)
+    return verdict
+
+
+@attrs.frozen
+class Case:
+    id: str
+    spec: dict[str, Any]
+    denied_by: str | None
+    text: str | None = None
+    warnings: tuple[tuple[str, str], ...] = ()  # (check, text)
+    annotations: dict[str, str] | None = None
+    extra: tuple[dict, ...] = ()
+
+
+def _denied(case: Case) -> dict:
+    checked = V13[: V13.index(case.denied_by) + 1] if case.denied_by else V13
+    return {
+        "allowed": case.denied_by is None,
+        "message": None if case.denied_by is None else WEBHOOK + (case.text or ""),
+        "warnings": [w for _, w in case.warnings],
+        "denied_by": case.denied_by,
+        "warning_checks": [c for c, _ in case.warnings],
+        "checked": list(checked),
+        "not_checked": [],
+    }
+
+
+def pairing(component: str, reason: str, what: str) -> str:
+    return f"InvalidLeaderWorkerPairing: {what} ({reason})".replace("{c}", component)
+
+
+LEADER_ONLY = "{c}.leader is set but {c}.worker is not; multi-pod configurations require both"
+WORKER_ONLY = "{c}.worker is set but {c}.leader is not; multi-pod configurations require both"
+SIZE = (
+    "{c}.worker.size must be a positive integer when set; leave it unset to use the runtime's "
+    "size or one worker"
+)
+
+
+def combination(engine: str, decoder: str) -> str:
+    return (
+        f'InvalidDeploymentModeCombination: engine deploymentMode="{engine}" does not match '
+        f'decoder deploymentMode="{decoder}"; when either is OMENative, both must use the '
+        "same value"
+    )
+
+
+def scale_to_zero(component: str) -> str:
+    return (
+        f"InvalidScaleToZero: {component}.minReplicas=0 requires KEDA autoscaling (set "
+        f"spec.{component}.autoscaler.class=KEDA or the ome.io/autoscalerClass=keda annotation); "
+        "Serverless mode no longer auto-promotes scale-to-zero"
+    )
+
+
+def strategy(component: str, mode: str) -> str:
+    return (
+        f'{component}.deploymentStrategy is set but deploymentMode is "{mode}"; '
+        "deploymentStrategy applies only to RawDeployment and is ignored here \u2014 use "
+        f"{component}.lifecycle.updateStrategy.rollingUpdate for rollout pacing"
+    )
+
+
+def lean(component: str, leader: str, worker: str) -> str:
+    return (
+        f"MultiPodLeanModelNeedsRunner: {component} is multi-pod with no spec.model and no "
+        f'spec.runtime, but {component}.leader.runner.image ("{leader}") or '
+        f'{component}.worker.runner.image ("{worker}") is empty; multi-pod lean specs must '
+        "declare both runner images"
+    )
+
+
+def mode(value: str) -> dict:
+    return {"annotations": {"ome.io/deploymentMode": value}}
+
+
+MISSING_MODEL = (
+    'referenced model "{m}" not found in namespace "ns": ensure a BaseModel exists in this '
+    "namespace or a ClusterBaseModel exists cluster-wide with this name"
+)
+PIN_AUTO_SYNC = (
+    "spec.runtime.revision requires spec.runtime.autoSync=false; AutoSync=true would silently "
+    "ignore the pin"
+)
+LEAN_IMAGES = {"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": "b"}}}
+
+CASES = [
+    Case("clean", {}, None, warnings=(("runtime-resolution", PICKED),)),
+    # decoder-requires-engine; it runs before the pairing check on the decoder.
+    Case(
+        "decoder-without-engine",
+        {"engine": None, "decoder": {"leader": {}}},
+        "decoder-requires-engine",
+        "decoder cannot be specified without engine",
+    ),
+    # leader-worker-pairing: engine first, then decoder; leader, worker, size in turn.
+    Case(
+        "engine-leader-only",
+        {"engine": {"leader": {}}},
+        "leader-worker-pairing",
+        pairing("engine", "LeaderRequiresWorker", LEADER_ONLY),
+    ),
+    Case(
+        "decoder-worker-only",
+        {"decoder": {"worker": {}}},
+        "leader-worker-pairing",
+        pairing("decoder", "WorkerRequiresLeader", WORKER_ONLY),
+    ),
+    Case(
+        "engine-size-zero-before-decoder-leader-only",
+        {"engine": {"leader": {}, "worker": {"size": 0}}, "decoder": {"leader": {}}},
+        "leader-worker-pairing",
+        pairing("engine", "WorkerSizeMustBePositive", SIZE),
+    ),
+    Case(
+        "decoder-size-negative",
+        {"decoder": {"leader": {}, "worker": {"size": -2}}},
+        "leader-worker-pairing",
+        pairing("decoder", "WorkerSizeMustBePositive", SIZE),
+    ),
+    Case(
+        "size-unset-is-legal",
+        {"engine": {"leader": {}, "worker": {}}},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+    ),
+    # Pairing (step 9) before the mode pair (step 12).
+    Case(
+        "pairing-before-modes",
+        {"engine": {**mode("OMENative"), "leader": {}}, "decoder": {}},
+        "leader-worker-pairing",
+        pairing("engine", "LeaderRequiresWorker", LEADER_ONLY),
+    ),
+    # lean-multi-pod-runner: only with neither a model nor a runtime named.
+    Case(
+        "lean-worker-image-empty",
+        {"model": None, "engine": {"leader": {"runner": {"image": "a"}}, "worker": {}}},
+        "lean-multi-pod-runner",
+        lean("engine", "a", ""),
+    ),
+    Case(
+        "lean-decoder-leader-image-empty",
+        {
+            "model": None,
+            "engine": LEAN_IMAGES,
+            "decoder": {"leader": {"runner": {"image": ""}}, "worker": {"runner": {"image": 'q"'}}},
+        },
+        "lean-multi-pod-runner",
+        lean("decoder", "", 'q\\"'),
+    ),
+    Case(
+        "lean-with-both-images-still-needs-a-model-or-runtime",
+        {"model": None, "engine": LEAN_IMAGES},
+        "model-or-runtime-required",
+        "at least one of spec.model or spec.runtime must be set",
+    ),
+    # engine-decoder-agree: the modes as written, OMENative compared exactly.
+    Case(
+        "engine-omenative-decoder-unset",
+        {"engine": mode("OMENative"), "decoder": {}},
+        "engine-decoder-agree",
+        combination("OMENative", ""),
+    ),
+    Case(
+        "engine-omenative-lowercase-decoder-unset",
+        {"engine": mode("omenative"), "decoder": {}},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+    ),
+    Case(
+        "engine-omenative-lowercase-decoder-omenative",
+        {"engine": mode("omenative"), "decoder": {}, "deploymentMode": "OMENative"},
+        "engine-decoder-agree",
+        combination("omenative", "OMENative"),
+    ),
+    Case(
+        "engine-multinoderayvllm-under-spec-omenative",
+        {"engine": mode("MultiNodeRayVLLM"), "decoder": {}, "deploymentMode": "OMENative"},
+        "engine-decoder-agree",
+        combination("MultiNodeRayVLLM", "OMENative"),
+    ),
+    Case(
+        "both-from-spec-deployment-mode",
+        {"decoder": {}, "deploymentMode": "OMENative"},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+    ),
+    Case(
+        "quotes-escaped-as-go-does",
+        {"engine": mode('say "hi"\n'), "decoder": mode("OMENative")},
+        "engine-decoder-agree",
+        combination('say \\"hi\\"\\n', "OMENative"),
+    ),
+    # scale-to-zero: engine, decoder, router; KEDA by annotation or by the component.
+    Case(
+        "engine-min-zero",
+        {"engine": {"minReplicas": 0}},
+        "scale-to-zero",
+        scale_to_zero("engine"),
+    ),
+    Case(
+        "decoder-before-router",
+        {"decoder": {"minReplicas": 0}, "router": {"minReplicas": 0}},
+        "scale-to-zero",
+        scale_to_zero("decoder"),
+    ),
+    Case(
+        "router-min-zero-keda-class-on-engine-only",
+        {"engine": {"autoscaler": {"class": "KEDA"}}, "router": {"minReplicas": 0}},
+        "scale-to-zero",
+        scale_to_zero("router"),
+    ),
+    Case(
+        "keda-annotation",
+        {"engine": {"minReplicas": 0}},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+        annotations={"ome.io/autoscalerClass": "keda"},
+    ),
+    Case(
+        "keda-annotation-upper-case-is-not-keda",
+        {"engine": {"minReplicas": 0}},
+        "scale-to-zero",
+        scale_to_zero("engine"),
+        annotations={"ome.io/autoscalerClass": "KEDA"},
+    ),
+    Case(
+        "keda-class",
+        {"engine": {"minReplicas": 0, "autoscaler": {"class": "KEDA"}}},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+    ),
+    # Scale to zero (step 13) before the replica bounds (step 14).
+    Case(
+        "scale-to-zero-before-bounds",
+        {"engine": {"minReplicas": 0}, "router": {"minReplicas": -1}},
+        "scale-to-zero",
+        scale_to_zero("engine"),
+    ),
+    # replica-bounds, per component: min, max, then min against max.
+    Case(
+        "min-negative",
+        {"engine": {"minReplicas": -1}},
+        "replica-bounds",
+        "spec.engine.minReplicas must be >= 0",
+    ),
+    Case(
+        "max-negative",
+        {"router": {"maxReplicas": -3}},
+        "replica-bounds",
+        "spec.router.maxReplicas must be >= 1",
+    ),
+    Case(
+        "min-above-max",
+        {"decoder": {"minReplicas": 4, "maxReplicas": 2}},
+        "replica-bounds",
+        "spec.decoder.minReplicas (4) must be <= maxReplicas (2)",
+    ),
+    Case(
+        "max-zero-is-unset",
+        {"engine": {"minReplicas": 4, "maxReplicas": 0}},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+    ),
+    # deployment-strategy-ignored: warnings, kept when a later check denies.
+    Case(
+        "strategy-under-spec-omenative",
+        {"deploymentMode": "OMENative", "engine": {"deploymentStrategy": {}}},
+        None,
+        warnings=(
+            ("deployment-strategy-ignored", strategy("engine", "OMENative")),
+            ("runtime-resolution", PICKED),
+        ),
+    ),
+    Case(
+        "strategy-metadata-annotation-first-every-component",
+        {
+            "model": {"name": "absent"},
+            "deploymentMode": "RawDeployment",
+            "engine": {"deploymentStrategy": {"type": "Recreate"}},
+            "router": {"deploymentStrategy": {}},
+        },
+        "model-exists",
+        MISSING_MODEL.replace("{m}", "absent"),
+        warnings=(
+            ("deployment-strategy-ignored", strategy("engine", "VirtualDeployment")),
+            ("deployment-strategy-ignored", strategy("router", "VirtualDeployment")),
+        ),
+        annotations={"ome.io/deploymentMode": "VirtualDeployment"},
+    ),
+    Case(
+        "strategy-under-raw-deployment",
+        {"deploymentMode": "RawDeployment", "engine": {"deploymentStrategy": {}}},
+        None,
+        warnings=(("runtime-resolution", PICKED),),
+    ),
+    Case(
+        "strategy-dropped-by-an-earlier-denial",
+        {"deploymentMode": "OMENative", "engine": {"deploymentStrategy": {}, "minReplicas": -1}},
+        "replica-bounds",
+        "spec.engine.minReplicas must be >= 0",
+    ),
+    # model-or-runtime-required.
+    Case(
+        "neither-model-nor-runtime",
+        {"model": None, "runtime": {"name": ""}},
+        "model-or-runtime-required",
+        "at least one of spec.model or spec.runtime must be set",
+    ),
+    # runtime-pin.
+    Case(
+        "pin-with-auto-sync-unset",
+        {"runtime": {"name": "rt", "revision": "cr-rt-0123abcd"}},
+        "runtime-pin",
+        PIN_AUTO_SYNC,
+    ),
+    Case(
+        "pin-cluster-name",
+        {"runtime": {"name": "rt", "revision": "cr-rt-0123ABCD", "autoSync": False}},
+        "runtime-pin",
+        'spec.runtime.revision "cr-rt-0123ABCD" does not match the expected naming convention '
+        'for runtime "rt" (ClusterServingRuntime); expected the form cr-rt-<8 lowercase hex chars>',
+    ),
+    Case(
+        "pin-good-cluster-name",
+        {"runtime": {"name": "rt", "revision": "cr-rt-0123abcd", "autoSync": False}},
+        None,
+    ),
+    # The docs' example (runtime-revisions.md), in the docs' namespace below.
+    Case(
+        "pin-before-a-missing-model",
+        {"model": {"name": "absent"}, "runtime": {"name": "rt", "revision": "x", "autoSync": True}},
+        "runtime-pin",
+        PIN_AUTO_SYNC,
+    ),
+    # model-exists, whatever spec.model.kind says.
+    Case(
+        "missing-model",
+        {"model": {"name": "absent"}},
+        "model-exists",
+        MISSING_MODEL.replace("{m}", "absent"),
+    ),
+    # runtime-resolution: the named runtime's denials in OME's words.
+    Case(
+        "named-runtime-missing",
+        {"runtime": {"name": "gone"}},
+        "runtime-resolution",
+        "runtime gone does not support model m: runtime gone not found in namespace ns or at "
+        "cluster scope",
+    ),
+    Case(
+        "named-serving-runtime-missing",
+        {"runtime": {"name": "gone", "kind": "ServingRuntime"}},
+        "runtime-resolution",
+        "runtime gone does not support model m: ServingRuntime gone not found in namespace ns",
+    ),
+    Case(
+        "named-runtime-disabled",
+        {"runtime": {"name": "off"}},
+        "runtime-resolution",
+        "runtime off does not support model m: cluster-scoped runtime off is disabled",
+        extra=(runtime_doc("off", disabled=True, supportedModelFormats=[format_entry()]),),
+    ),
+    Case(
+        "named-serving-runtime-disabled",
+        {"runtime": {"name": "off", "kind": "ServingRuntime"}},
+        "runtime-resolution",
+        "runtime off does not support model m: namespace-scoped runtime off is disabled",
+        extra=(
+            runtime_doc(
+                "off", "ServingRuntime", disabled=True, supportedModelFormats=[format_entry()]
+            ),
+        ),
+    ),
+    Case(
+        "runtime-only-missing-is-admitted",
+        {"model": None, "runtime": {"name": "gone"}},
+        None,
+    ),
+    Case(
+        "runtime-only-disabled",
+        {"model": None, "runtime": {"name": "off"}},
+        "runtime-resolution",
+        "cluster-scoped runtime off is disabled",
+        extra=(runtime_doc("off", disabled=True, supportedModelFormats=[format_entry()]),),
+    ),
+    Case(
+        "runtime-only-disabled-pinned-is-admitted",
+        {"model": None, "runtime": {"name": "off", "autoSync": False}},
+        None,
+        extra=(runtime_doc("off", disabled=True, supportedModelFormats=[format_entry()]),),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_each_check_in_v13(tmp_path, case):
+    docs = [isvc(case.spec, case.annotations), *cluster_docs(*case.extra)]
+    assert admission_everywhere(tmp_path, docs, "v1.3") == _denied(case)
+
+
+# In v1.2.2 none of these checks was there: what was allowed stays allowed.
+V122_ALLOWED = [c for c in CASES if c.denied_by not in ("model-exists", "runtime-resolution")]
+
+
+@pytest.mark.parametrize("case", V122_ALLOWED, ids=[c.id for c in V122_ALLOWED])
+def test_v122_had_none_of_the_shape_checks(tmp_path, case):
+    docs = [isvc(case.spec, case.annotations), *cluster_docs(*case.extra)]
+    verdict = admission_everywhere(tmp_path, docs, "v1.2.2")
+    if case.spec.get("model", {"name": "m"}) is None:
+        return  # v1.2.2's schema requires spec.model
+    assert verdict["denied_by"] is None
+    assert not any(c in verdict["checked"] for c in V13[2:-1])
+
+
+def test_the_pin_example_of_the_docs(tmp_path):
+    doc = isvc(
+        {
+            "model": {"name": "llama-3-2-3b-instruct"},
+            "runtime": {
+                "name": "sglang-llama-3-2-3b",
+                "kind": "ServingRuntime",
+                "revision": "cr-sglang-llama-3-2-3b-590753e8",
+                "autoSync": False,
+            },
+        }
+    )
+    doc["metadata"]["namespace"] = "llama-demo"
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump(doc))
+    run = run_cli("admit", "--isvc", "llama-demo/svc", str(path), "-o", "json")
+    assert run.json()["admission"]["message"] == WEBHOOK + (
+        'spec.runtime.revision "cr-sglang-llama-3-2-3b-590753e8" does not match the expected '
+        'naming convention for runtime "sglang-llama-3-2-3b" (ServingRuntime); expected the '
+        "form r-llama-demo-sglang-llama-3-2-3b-<8 lowercase hex chars>"
+    )
+
+
+def test_a_model_the_webhook_finds_by_name_but_not_as_its_kind(tmp_path):
+    """The webhook looks a BaseModel up first, then a ClusterBaseModel, whatever
+    spec.model.kind says: it admits; what its runtime resolution says is not
+    decided here (selection follows the kind, as the controller does)."""
+    docs = [
+        isvc({"model": {"name": "m", "kind": "BaseModel"}}),
+        *cluster_docs(),
+    ]
+    verdict = admission_everywhere(tmp_path, docs, "v1.3")
+    assert verdict == {
+        "allowed": True,
+        "message": None,
+        "warnings": [],
+        "denied_by": None,
+        "warning_checks": [],
+        "checked": list(V13[:-1]),
+        "not_checked": [
+            {
+                "check": "runtime-resolution",
+                "why": "the webhook finds spec.model.name by name, whatever spec.model.kind "
+                "says, and the controller does not find it as that kind: what the webhook's "
+                "runtime resolution gives is not decided here",
+            }
+        ],
+    }
+
+
+def test_a_wrong_type_is_bad_input_on_every_command(tmp_path):
+    path = tmp_path / "m.yaml"
+    docs = [isvc({"engine": {"worker": {"size": "2"}, "leader": {}}}), *cluster_docs()]
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    for command in (("admit", "--isvc", "ns/svc"), ("select", "--isvc", "ns/svc"), ("audit",)):
+        run = run_cli(*command, str(path))
+        assert run.code == 2
+        assert run.err.endswith("spec.engine.worker.size must be an integer, got the string '2'\n")
