@@ -223,7 +223,7 @@ def test_the_table_for_people(fleet):
         f'    {isvcs}:37:1: error: admission webhook "inferenceservice.ome-webhook-server.'
         'validator" denied the request: referenced model "absent" not found in namespace "b": '
         "ensure a BaseModel exists in this namespace or a ClusterBaseModel exists cluster-wide "
-        "with this name [outcome/model_missing]",
+        "with this name [admission/model-exists]",
         "  b/routed:",
         # the router's mode comes from the runtime's routerConfig: the runtime is to fix
         f"    {runtimes}:60:1: error: router: invalid deployment mode for router "

@@ -83,7 +83,12 @@ def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
         assert item["result"] == "named_unsupported"
         assert "RuntimeCompatibilityAdvisory" in {e["reason"] for e in item["events"]}
         assert finding["severity"] == "warning"
-        assert finding["message"] in item["admission"]["warnings"]
+        # The webhook's warning, or the event when the webhook denies before it
+        # reaches the runtime (three samples scale their engine to zero).
+        shown = item["admission"]["warnings"] or [
+            e["message"] for e in item["events"] if e["reason"] == "RuntimeCompatibilityAdvisory"
+        ]
+        assert finding["message"] in shown
         assert finding["object"]["name"] == item["runtime"]["name"]
         assert finding["location"]["line"] == 1
 
@@ -91,8 +96,8 @@ def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
 def test_the_catalog_summary_counts_by_severity(catalog_audit):
     summary = catalog_audit["summary"]
     assert summary["isvcs"] == 142
-    assert summary["severity"] == {"error": 30, "warning": 78, "info": 0}
-    assert summary["ok"] == 142 - 30 - 78
+    assert summary["severity"] == {"error": 33, "warning": 75, "info": 0}
+    assert summary["ok"] == 142 - 33 - 75
     items = catalog_audit["items"]
     every = [f for item in items for f in item["findings"]] + catalog_audit["manifest_findings"]
     assert summary["findings"] == {
@@ -199,7 +204,7 @@ def test_a_misspelled_model_gets_did_you_mean(tmp_path):
     ]
     path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
     [finding] = run_cli("audit", str(path), "-o", "json").json()["items"][0]["findings"]
-    assert finding["id"] == "outcome/model_missing"
+    assert finding["id"] == "admission/model-exists"
     assert finding["hint"] == 'did you mean "llama-3-70b"?'
     select = run_cli("select", "--isvc", "a/typo", str(path))
     assert 'did you mean "llama-3-70b"?' in select.out.splitlines()

@@ -6,7 +6,7 @@ import string
 from collections.abc import Mapping
 from functools import lru_cache
 
-__all__ = ["fill", "placeholders"]
+__all__ = ["fill", "go_quoted_inner", "placeholders"]
 
 _FORMATTER = string.Formatter()
 

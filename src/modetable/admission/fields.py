@@ -21,8 +21,20 @@ from modetable.rules.policy import Policy
 from modetable.templates import fill
 from modetable.versions import in_force
 
-ANY_ITEM = "*"
-ABSENT: Any = paths.MISSING
+__all__ = [
+    "EXPECTS",
+    "TESTS",
+    "Reader",
+    "all_hold",
+    "case_values",
+    "check_fields",
+    "fields_read",
+    "holds",
+    "read_fields",
+]
+
+_ANY_ITEM = "*"
+_ABSENT: Any = paths.MISSING
 
 
 def _is_int(value: Any) -> bool:
@@ -31,20 +43,20 @@ def _is_int(value: Any) -> bool:
 
 def _text(value: Any) -> str:
     """A value as Go's zero-valued string reads it: absent or null is ""."""
-    return "" if value is ABSENT or value is None else value if isinstance(value, str) else ""
+    return "" if value is _ABSENT or value is None else value if isinstance(value, str) else ""
 
 
 def _same(value: Any, to: Any) -> bool:
     """Equal, and of the same type (YAML's 0 is not false)."""
-    return value is not ABSENT and type(value) is type(to) and value == to
+    return value is not _ABSENT and type(value) is type(to) and value == to
 
 
-# Each test word with what it means: whether `value` (ABSENT when the field is
+# Each test word with what it means: whether `value` (_ABSENT when the field is
 # not there; None when it is null) passes, given the test and what else it reads.
-Test = Callable[[Any, FieldTest, "Reader"], bool]
-TESTS: dict[str, Test] = {
-    "set": lambda value, test, reader: value is not ABSENT and value is not None,
-    "unset": lambda value, test, reader: value is ABSENT or value is None,
+_Test = Callable[[Any, FieldTest, "Reader"], bool]
+TESTS: dict[str, _Test] = {
+    "set": lambda value, test, reader: value is not _ABSENT and value is not None,
+    "unset": lambda value, test, reader: value is _ABSENT or value is None,
     "empty": lambda value, test, reader: _text(value) == "",
     "filled": lambda value, test, reader: _text(value) != "",
     "equal": lambda value, test, reader: _same(value, test.to),
@@ -93,7 +105,7 @@ class Reader:
         yield from _walk(self.isvc.body, self.segments(template))
 
     def field(self, template: str) -> Any:
-        """The value at a path without `*`: ABSENT when not there."""
+        """The value at a path without `*`: _ABSENT when not there."""
         return paths.lookup(self.isvc.body, self.segments(template))
 
     def first_filled(self, source_ids: tuple[str, ...]) -> str:
@@ -138,15 +150,15 @@ def _walk(node: Any, segments: paths.Segments) -> Iterator[Any]:
         yield node
         return
     head, rest = segments[0], segments[1:]
-    if head == ANY_ITEM:
+    if head == _ANY_ITEM:
         if isinstance(node, list):
             for item in node:
                 yield from _walk(item, rest)
         return
     if not isinstance(node, dict):
-        yield ABSENT
+        yield _ABSENT
         return
-    yield from _walk(node.get(head, ABSENT), rest)
+    yield from _walk(node.get(head, _ABSENT), rest)
 
 
 def holds(test: FieldTest, reader: Reader) -> bool:
@@ -182,7 +194,7 @@ def _value(spec: CheckValue, reader: Reader) -> str:
     if spec.sources:
         return reader.first_filled(spec.sources)
     value = reader.field(spec.field or "")
-    if value is ABSENT or value is None:
+    if value is _ABSENT or value is None:
         return ""
     return str(value) if not isinstance(value, bool) else str(value).lower()
 
@@ -200,30 +212,30 @@ def fields_read(tests: tuple[FieldTest, ...]) -> Iterator[tuple[str, str]]:
 
 
 # What a field must hold for a test to read it as OME does (bad input otherwise).
-INTEGER, STRING, BOOLEAN, ANYTHING = "integer", "string", "boolean", "anything"
+_INTEGER, _STRING, _BOOLEAN, _ANYTHING = "integer", "string", "boolean", "anything"
 EXPECTS = {
-    "set": ANYTHING,
-    "unset": ANYTHING,
-    "empty": STRING,
-    "filled": STRING,
-    "equal": ANYTHING,
-    "unequal": ANYTHING,
-    "below": INTEGER,
-    "above": INTEGER,
-    "unlike": STRING,
+    "set": _ANYTHING,
+    "unset": _ANYTHING,
+    "empty": _STRING,
+    "filled": _STRING,
+    "equal": _ANYTHING,
+    "unequal": _ANYTHING,
+    "below": _INTEGER,
+    "above": _INTEGER,
+    "unlike": _STRING,
 }
-_KIND_OF = {bool: BOOLEAN, int: INTEGER, str: STRING}
+_KIND_OF = {bool: _BOOLEAN, int: _INTEGER, str: _STRING}
 
 
 # --- what the checks read must be of the type OME's API gives it --------------------------
 
 _HOLDS: dict[str, Callable[[Any], bool]] = {
-    INTEGER: _is_int,
-    STRING: lambda v: isinstance(v, str),
-    BOOLEAN: lambda v: isinstance(v, bool),
-    ANYTHING: lambda v: True,
+    _INTEGER: _is_int,
+    _STRING: lambda v: isinstance(v, str),
+    _BOOLEAN: lambda v: isinstance(v, bool),
+    _ANYTHING: lambda v: True,
 }
-_SAYS = {INTEGER: "an integer", STRING: "a string", BOOLEAN: "true or false"}
+_SAYS = {_INTEGER: "an integer", _STRING: "a string", _BOOLEAN: "true or false"}
 
 
 @functools.cache
@@ -241,7 +253,7 @@ def read_fields(policy: Policy) -> tuple[tuple[str, str | None, str], ...]:
             for case in rule.cases:
                 for spec in case.values.values():
                     if spec.field is not None:
-                        found.append((spec.field, component, ANYTHING))
+                        found.append((spec.field, component, _ANYTHING))
     return tuple(found)
 
 
@@ -268,12 +280,12 @@ def _steps(node: Any, segments: paths.Segments, holds: str) -> Iterator[tuple[An
     if not segments or not isinstance(node, dict | list):
         return
     head, rest = segments[0], segments[1:]
-    if head == ANY_ITEM:
+    if head == _ANY_ITEM:
         if isinstance(node, list):
             for index, item in enumerate(node):
                 if item is None:
                     continue
-                expected = holds if not rest else MAPPING
+                expected = holds if not rest else _MAPPING
                 yield node, index, item, expected
                 yield from _steps(item, rest, holds)
         return
@@ -282,11 +294,11 @@ def _steps(node: Any, segments: paths.Segments, holds: str) -> Iterator[tuple[An
     value = node.get(head)
     if value is None:
         return
-    expected = holds if not rest else (LIST if rest[0] == ANY_ITEM else MAPPING)
+    expected = holds if not rest else (_LIST if rest[0] == _ANY_ITEM else _MAPPING)
     yield node, head, value, expected
     yield from _steps(value, rest, holds)
 
 
-MAPPING, LIST = "a mapping", "a list"
-_HOLDS[MAPPING] = lambda v: isinstance(v, dict)
-_HOLDS[LIST] = lambda v: isinstance(v, list)
+_MAPPING, _LIST = "a mapping", "a list"
+_HOLDS[_MAPPING] = lambda v: isinstance(v, dict)
+_HOLDS[_LIST] = lambda v: isinstance(v, list)

@@ -26,6 +26,8 @@ __all__ = [
     "Verdict",
     "agree_when_any",
     "allowed_values",
+    "fields",
+    "model_exists",
     "selection",
 ]
 

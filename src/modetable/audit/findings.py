@@ -186,15 +186,35 @@ def outcome_findings(
     # Admission checks of kind selection show selection's outcome: reported below.
     selection_checks = {r.id for r in policy.admission if r.check == _SELECTION}
     admission = outcome.admission
+    # A check that is the webhook's side of the outcome (its `outcomes`)
+    # reports it, with the outcome's object to fix and hint: not twice.
+    covers = {r.id for r in policy.admission if outcome.result in r.outcomes}
+    covered = False
     for denial in admission.denials:
-        if denial.rule not in selection_checks:
+        if denial.rule in selection_checks:
+            continue
+        if denial.rule in covers:
+            covered = True
+            cause = outcome.cause or isvc
+            found.append(
+                _make(
+                    policy,
+                    _ADMISSION,
+                    denial.rule,
+                    denial.message,
+                    cause.location,
+                    ObjectRef.of(cause),
+                    outcome.hint,
+                )
+            )
+        else:
             found.append(
                 _make(policy, _ADMISSION, denial.rule, denial.message, isvc.location, here)
             )
     for text, check in zip(admission.warnings, admission.warning_checks, strict=True):
         if check not in selection_checks:
             found.append(_make(policy, _ADMISSION, check, text, isvc.location, here))
-    if outcome.result in rules.outcome:
+    if outcome.result in rules.outcome and not covered:
         cause = outcome.cause
         found.append(
             _make(

@@ -403,7 +403,7 @@ def _admission(before: Side, after: Side) -> Section:
     source_ids: dict[str, None] = {}
     for side in (before, after):
         for rule in side.policy.rules.admission:
-            if rule.check not in MODE_CHECK_KINDS:
+            if rule.check not in _MODE_CHECK_KINDS:
                 continue
             components.update(dict.fromkeys(rule.components))
             if rule.source:
@@ -481,11 +481,11 @@ def _admission(before: Side, after: Side) -> Section:
 
 # The kinds of admission check that read modes: the section compares the
 # verdict of these over every combination of the mode values they read.
-MODE_CHECK_KINDS = ("allowed_values", "agree_when_any")
+_MODE_CHECK_KINDS = ("allowed_values", "agree_when_any")
 
 
 def _mode_checks(policy: Policy) -> frozenset[str]:
-    return frozenset(r.id for r in policy.admission if r.check in MODE_CHECK_KINDS)
+    return frozenset(r.id for r in policy.admission if r.check in _MODE_CHECK_KINDS)
 
 
 def _expand(policy: Policy, path: str) -> tuple[str, ...]:

@@ -19,6 +19,7 @@ __all__ = [
     "ATTRIBUTE_WORDS",
     "BOUND_MISSING",
     "BOUND_SHOWN",
+    "CHECK_BUILTINS",
     "CONDITION_WORDS",
     "COUNTS_WORDS",
     "EXPLAIN_WORDS",
@@ -32,7 +33,10 @@ __all__ = [
     "SIDE_WORDS",
     "STAGE_PARAMS",
     "AdmissionCheck",
+    "AdmissionEmit",
     "AdmissionRule",
+    "CheckCase",
+    "CheckValue",
     "Compared",
     "Component",
     "ComponentName",
@@ -48,6 +52,7 @@ __all__ = [
     "EntryFields",
     "Example",
     "ExplainTable",
+    "FieldTest",
     "FindingKind",
     "Findings",
     "FormatLabel",
@@ -108,6 +113,9 @@ __all__ = [
     "Stage",
     "Status",
     "StatusChange",
+    "TestValue",
+    "TestWord",
+    "Undecided",
     "VersionName",
     "VersionOperator",
     "VersionOutcome",
@@ -473,7 +481,9 @@ class AdmissionRule:
     cases: tuple[CheckCase, ...] = ()
     # model_exists: the kinds looked up by name, in order (spec.model.kind aside).
     lookup: tuple[KindName, ...] = ()
-    # selection: the selection outcomes whose warnings and denial show here.
+    # selection: the selection outcomes whose warnings and denial show here;
+    # another kind: the outcomes whose webhook denial this check is (an audit
+    # reports the check, not the outcome too).
     outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
     undecided: Undecided | None = None
     since: str | None = None
