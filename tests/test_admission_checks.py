@@ -543,7 +543,13 @@ def test_a_wrong_type_is_bad_input_on_every_command(tmp_path):
     path = tmp_path / "m.yaml"
     docs = [isvc({"engine": {"worker": {"size": "2"}, "leader": {}}}), *cluster_docs()]
     path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
-    for command in (("admit", "--isvc", "ns/svc"), ("select", "--isvc", "ns/svc"), ("audit",)):
+    said = "spec.engine.worker.size must be an integer, got the string '2'"
+    for command in (("admit", "--isvc", "ns/svc"), ("select", "--isvc", "ns/svc")):
         run = run_cli(*command, str(path))
         assert run.code == 2
-        assert run.err.endswith("spec.engine.worker.size must be an integer, got the string '2'\n")
+        assert run.err.endswith(said + "\n")
+    # The audit goes on without the object, and says why.
+    audit = run_cli("audit", str(path), "-o", "json").json()
+    assert audit["items"] == []
+    [finding] = audit["manifest_findings"]
+    assert (finding["id"], finding["message"]) == ("manifest/invalid", said)
