@@ -106,7 +106,7 @@ def test_try_repo_audit_passes_good_manifests_and_fails_bad(tmp_path, pre_commit
     assert run.returncode == (0 if good else 1), run.stdout + run.stderr
     assert "modetable audit" in run.stdout
     if not good:
-        assert "[outcome/model_missing]" in run.stdout
+        assert "[admission/model-exists]" in run.stdout
         assert "[run_failure/router-invalid-mode]" in run.stdout
 
 
