@@ -25,6 +25,7 @@ from modetable.selection import Outcome
 __all__ = [
     "SEVERITIES",
     "Finding",
+    "Grading",
     "ObjectRef",
     "at_least",
     "counts",
@@ -32,6 +33,7 @@ __all__ = [
     "described",
     "duplicate_finding",
     "finding_json",
+    "grading",
     "invalid_finding",
     "move_targets",
     "outcome_findings",
@@ -173,18 +175,42 @@ def _shown(outcome: Outcome, selection_checks: set[str]) -> str | None:
     return next((e.message for e in outcome.events if e.message), None)
 
 
+@attrs.frozen(eq=False)
+class Grading:
+    """What grading reads of a policy, worked out once for a fleet."""
+
+    policy: Policy
+    rules: Findings
+    # Admission checks of kind selection show selection's outcome (reported as it).
+    selection_checks: frozenset[str]
+    # The modes in force whose components are a finding, with their entry.
+    asking: dict[str, ModeFinding]
+
+
+def grading(policy: Policy) -> Grading:
+    rules = _findings_rules(policy)
+    return Grading(
+        policy=policy,
+        rules=rules,
+        selection_checks=frozenset(r.id for r in policy.admission if r.check == _SELECTION),
+        asking={name: entry for name, entry in rules.mode.items() if _asks(policy, name)},
+    )
+
+
 def outcome_findings(
-    policy: Policy, outcome: Outcome, changes: Sequence[Any] = ()
+    policy: Policy | Grading, outcome: Outcome, changes: Sequence[Any] = ()
 ) -> tuple[Finding, ...]:
     """Everything wrong with one InferenceService's outcome, in the order OME
     meets it: admission, selection, run time; then the modes its components run
-    in, and `changes` (what a mode move breaks in the specs, see `move_changes`)."""
-    rules = _findings_rules(policy)
+    in, and `changes` (what a mode move breaks in the specs, see `move_changes`).
+    A fleet passes its `grading` instead of the policy."""
+    graded = policy if isinstance(policy, Grading) else grading(policy)
+    policy = graded.policy
+    rules = graded.rules
     isvc = outcome.isvc
     here = ObjectRef.of(isvc)
     found: list[Finding] = []
-    # Admission checks of kind selection show selection's outcome: reported below.
-    selection_checks = {r.id for r in policy.admission if r.check == _SELECTION}
+    selection_checks = graded.selection_checks
     admission = outcome.admission
     # A check that is the webhook's side of the outcome (its `outcomes`)
     # reports it, with the outcome's object to fix and hint: not twice.
@@ -244,8 +270,8 @@ def outcome_findings(
             message = f"{component}: {error}"
             found.append(_make(policy, group, key, message, where, ObjectRef.of(holder)))
     for component, resolution in outcome.components.items():
-        entry = rules.mode.get(resolution.mode or "")
-        if entry is None or not _asks(policy, resolution.mode):
+        entry = graded.asking.get(resolution.mode or "")
+        if entry is None:
             continue
         mode = policy.modes_in_force[resolution.mode or ""]
         message = policy.message(

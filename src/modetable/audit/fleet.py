@@ -12,9 +12,11 @@ import attrs
 from modetable.audit.fast import FleetSelector
 from modetable.audit.findings import (
     Finding,
+    Grading,
     counts,
     deprecated,
     finding_json,
+    grading,
     move_targets,
     outcome_findings,
     worst,
@@ -196,19 +198,23 @@ def audit_fleet(
     a time (a fleet's outcomes need not all be held at once)."""
     selector = FleetSelector(policy, cluster, candidates=candidates)
     scanner = MoveScanner(policy)
+    graded = grading(policy)
     for isvc in isvcs if isvcs is not None else cluster.isvcs:
-        yield audit_one(policy, selector.select(isvc), scanner)
+        yield audit_one(policy, selector.select(isvc), scanner, graded)
         if advance is not None:
             advance()
 
 
-def audit_one(policy: Policy, outcome: Outcome, scanner: MoveScanner) -> Audited:
-    """One InferenceService's outcome with its deprecations and findings."""
+def audit_one(
+    policy: Policy, outcome: Outcome, scanner: MoveScanner, graded: Grading | None = None
+) -> Audited:
+    """One InferenceService's outcome with its deprecations and findings
+    (`graded`: the policy's grading, worked out once for a fleet)."""
     return Audited(
         outcome.isvc,
         outcome,
         deprecations(policy, outcome, scanner),
-        outcome_findings(policy, outcome, broken_now(outcome, scanner)),
+        outcome_findings(graded or grading(policy), outcome, broken_now(outcome, scanner)),
     )
 
 
@@ -218,7 +224,8 @@ def broken_now(outcome: Outcome, scanner: MoveScanner) -> list[tuple[str, Change
     a move, against the mode each component runs in now."""
     found: list[tuple[str, Change]] = []
     seen: set[tuple[str, str, str]] = set()
-    for _component, move in move_targets(scanner.policy, outcome):
+    moves = {move.id: move for _component, move in move_targets(scanner.policy, outcome)}
+    for move in moves.values():  # components moving together share the specs
         for change in scanner.move_changes(move, outcome.isvc, outcome.runtime):
             key = (change.owner, change.hit.path, change.hit.name)
             if key not in seen:

@@ -8,6 +8,8 @@ selector string (`...worker-index=0`).
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -92,23 +94,36 @@ def _walk(node: Any, path: str, here: Location) -> Iterator[tuple[str, str, Loca
         yield node, path, here
 
 
+@functools.lru_cache(maxsize=64)
+def _pattern(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(p) for p in prefixes))
+
+
 def mentions(node: Any, prefixes: tuple[str, ...]) -> bool:
     """Whether any key or string under `node` holds one of `prefixes`: a quick
     look before the walk that places each name (most specs hold none)."""
-    if isinstance(node, dict):
-        return any(
-            (isinstance(key, str) and any(p in key for p in prefixes)) or mentions(value, prefixes)
-            for key, value in node.items()
-        )
-    if isinstance(node, list):
-        return any(mentions(item, prefixes) for item in node)
-    return isinstance(node, str) and any(p in node for p in prefixes)
+    search = _pattern(prefixes).search
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        items = current.items() if isinstance(current, dict) else enumerate(current)
+        for key, value in items:
+            if isinstance(key, str) and search(key):
+                return True
+            if isinstance(value, str):
+                if search(value):
+                    return True
+            elif isinstance(value, dict | list):
+                stack.append(value)
+    return False
 
 
 def scan(move: ModeMove, spec: Any, path: str, fallback: Location) -> tuple[Hit, ...]:
     """The names `move` breaks in `spec` (rooted at `path`), in document order, each once
     per place."""
-    if not mentions(spec, tuple(rule.prefix for rule in move.breaks)):
+    if not isinstance(spec, dict | list) or not mentions(
+        spec, tuple(rule.prefix for rule in move.breaks)
+    ):
         return ()
     hits: list[Hit] = []
     seen: set[tuple[str, str]] = set()
