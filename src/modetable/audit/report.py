@@ -13,7 +13,7 @@ from modetable.audit.findings import Finding, at_least, described, worst
 from modetable.audit.fleet import Audited, AuditSummary
 from modetable.errors import Location
 from modetable.manifests import Cluster, Manifest
-from modetable.rules.policy import Policy
+from modetable.rules.policy import Policy, rules_json
 
 if TYPE_CHECKING:
     from modetable.reports import Report
@@ -99,6 +99,7 @@ def as_report(
         summary=audit_summary_line(summary.as_json()),
         fail_on=fail_on,
         version=__version__,
+        rules_used=rules_json(policy),
     )
 
 

@@ -44,6 +44,8 @@ class Report:
     # Findings this severe or more fail (JUnit's failures); None: none do.
     fail_on: str | None
     version: str  # modetable's
+    # The rules file read and the rules line used (JSON's `"rules"`), when known.
+    rules_used: dict[str, str | None] | None = None
 
     @property
     def findings(self) -> tuple[Finding, ...]:

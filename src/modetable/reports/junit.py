@@ -44,6 +44,9 @@ def write(report: Report, out: TextIO) -> None:
     suite = ET.SubElement(suites, "testsuite", {"name": _text(report.title), **counts})
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", {"name": "modetable", "value": report.version})
+    for key, value in (report.rules_used or {}).items():
+        if value is not None:
+            ET.SubElement(properties, "property", {"name": f"rules.{key}", "value": _text(value)})
     for subject in report.subjects:
         case = ET.SubElement(
             suite,

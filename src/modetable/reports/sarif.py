@@ -94,6 +94,7 @@ def document(report: Report) -> dict[str, Any]:
                     }
                 },
                 "results": [result(f, index[f.id]) for f in report.findings],
+                **({"properties": {"rules": report.rules_used}} if report.rules_used else {}),
             }
         ],
     }
