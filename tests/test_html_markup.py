@@ -144,3 +144,20 @@ def test_the_page_script_reads_no_code_and_asks_for_nothing():
         "import(",
     ):
         assert banned not in script, banned
+
+
+def test_a_page_with_rows_left_out_says_so_and_an_empty_audit_is_a_page(tmp_path):
+    fleet = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(fleet_documents()))
+    full = run_cli("audit", "-o", "json", str(fleet)).json()
+    run = run_cli("audit", "-o", "html", "--severity", "error", str(fleet))
+    kept = sum(any(f["severity"] == "error" for f in item["findings"]) for item in full["items"])
+    assert 0 < kept < full["summary"]["isvcs"]
+    assert (
+        f"The rows are the {kept} of the {full['summary']['isvcs']} InferenceServices that "
+        "<code>--severity</code> kept; the summary counts every one." in run.out
+    )
+    assert _counts(run.out) == _leaves(full["summary"])
+    empty = write(tmp_path, "empty/none.yaml", "")
+    run = run_cli("audit", "-o", "html", str(empty.parent))
+    assert run.code == 0, run.err
+    assert 'data-count="isvcs">0<' in run.out and 'class="item"' not in run.out

@@ -584,6 +584,7 @@ def audit_page(document: dict[str, Any]) -> str:
         _audit_summary(summary, document.get("manifest_findings") or []),
         element("h2", "InferenceServices", id="rows"),
         _noscript(),
+        _left_out(len(items), summary["isvcs"]),
         _controls(choices.values(), len(items)),
         _candidates_note(items),
         _table(
@@ -595,6 +596,18 @@ def audit_page(document: dict[str, Any]) -> str:
         ),
     ]
     return _page(title, columns, body, [_detail(item, _audit_detail(item)) for item in items])
+
+
+def _left_out(rows: int, audited: int) -> str:
+    """Said when `--severity` left rows out: the summary still counts them all."""
+    if rows == audited:
+        return ""
+    return element(
+        "p",
+        f"The rows are the {rows} of the {audited} InferenceServices that <code>--severity</code> "
+        "kept; the summary counts every one.",
+        class_="muted",
+    )
 
 
 def _candidates_note(items: list[dict[str, Any]]) -> str:
