@@ -107,15 +107,16 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
         return paths.MISSING, None, None
     assert plan.path is not None
     value = paths.lookup(target, plan.path)
-    if value is None:
-        value = paths.MISSING
+    if value is None or value is paths.MISSING:
+        # Nothing there, so no place to name (an absent reading shows none).
+        return paths.MISSING, None, None
     origin = None
-    if source.object == "merged" and value is not paths.MISSING:
+    if source.object == "merged":
         # Say which side the merged value came from: the InferenceService's keys win.
         own = paths.lookup(objects.isvc, plan.path)
         origin = "isvc" if own not in (paths.MISSING, None) else "runtime"
         target = objects.isvc if origin == "isvc" else objects.runtime
-    if source.object == "runtime_resolved" and value is not paths.MISSING:
+    if source.object == "runtime_resolved":
         # Only what the runtime inherits counts here; its own value is the other source's.
         if paths.lookup(objects.runtime, plan.path) == value:
             return paths.MISSING, None, None

@@ -125,6 +125,11 @@ class _Keys:
     classes: tuple[tuple[str, str], ...]
     modes: int  # the request and the sources that gave it, interned
 
+    @property
+    def checked(self) -> tuple[int, str | None, tuple[tuple[str, str], ...], int]:
+        """Everything auto-selection's checks read of the InferenceService."""
+        return (self.model, self.size, self.classes, self.modes)
+
 
 @attrs.frozen
 class Excluded:
@@ -165,19 +170,23 @@ class FleetSelector:
         self._by_format: dict[tuple, frozenset[Manifest]] | None = None
         self._with_classes: dict[tuple[str, ...], frozenset[Manifest]] = {}
         self._model_passing: dict[Hashable, frozenset[Manifest]] = {}
-        self._qualifying: dict[Shape, frozenset[Manifest]] = {}
+        self._qualifying: dict[tuple, frozenset[Manifest]] = {}
         self._steps: dict[Hashable, CheckResult] = {}
         self._ranking: dict[Hashable, dict[str, Any]] = {}
         self._assessed: dict[tuple[Shape, Manifest], Candidate] = {}
         self._check_notes: tuple[tuple[SelectionCheck, str | None], ...] | None = None
-        self._best: dict[tuple[Shape, str], Candidate | None] = {}
+        self._best: dict[tuple[tuple, str], Candidate | None] = {}
+        self._rankings: dict[tuple, tuple[Manifest, ...]] = {}
+        self._positions = {runtime: i for i, runtime in enumerate(cluster.runtimes)}
         self._ranks: dict[Hashable, Ranked] = {}
-        self._messages: dict[tuple[Shape, str], str] = {}
+        self._messages: dict[tuple[tuple, str], str] = {}
         # Small ints standing for what a memo key would otherwise hash again on
         # every lookup (a model's format facts, a request with its sources).
         self._ids: dict[Hashable, int] = {}
         self._entry_lists: dict[Manifest, int] = {}
         self._listings: dict[str, tuple[Manifest, ...]] = {}
+        self._fail_sets: dict[str, frozenset[Manifest]] = {}
+        self._verdicts: dict[tuple[str, int, int], bool] = {}
         self._last: tuple[Context, _Keys] | None = None
         self._skipped: dict[tuple[str, str], CheckResult] = {}
         self._not_reached = self.rules.explain.words["not_reached"]
@@ -248,26 +257,61 @@ class FleetSelector:
                 model.quantization,
             )
             pool = self._format_groups().get(names, frozenset())
-        checks = [c for c in self.checks if c.check in _RUNTIME_STEPS | _MODEL_STEPS]
-        found = frozenset(
-            runtime
-            for runtime in pool
-            if not any(self._step(ctx, shape, self.view(runtime), c).failed for c in checks)
-        )
-        self._model_passing[key] = found
+        # The runtime-only checks by set (each decided once per runtime), then the
+        # model's checks on what is left.
+        left = frozenset(pool)
+        for check in self.checks:
+            if check.check in _RUNTIME_STEPS:
+                left -= self._failing_alone(ctx, shape, check)
+        for check in self.checks:
+            if check.check in _MODEL_STEPS:
+                left = frozenset(r for r in left if self._passes(ctx, shape, r, check))
+        self._model_passing[key] = left
+        return left
+
+    def _passes(self, ctx: Context, shape: Shape, runtime: Manifest, check: SelectionCheck) -> bool:
+        """Whether `runtime` passes a model check, without its result where only the
+        verdict is wanted: the format check passes when an entry matches the model,
+        the score check when the score is above 0 (as `selection.checks` decides)."""
+        step = check.check
+        if step not in _ENTRY_STEPS:
+            return not self._step(ctx, shape, self.view(runtime), check).failed
+        view = self.view(runtime)
+        key = (step, self._keys(ctx).model, self._entries_id(view))
+        found = self._verdicts.get(key)
+        if found is None:
+            if step == Step.MODEL_FORMAT:
+                found = self.compare.first_match(view.entries, ctx.model) is not None
+            else:
+                found = self.compare.score(view.entries, ctx.model) > 0
+            self._verdicts[key] = found
+        return found
+
+    def _failing_alone(
+        self, ctx: Context, shape: Shape, check: SelectionCheck
+    ) -> frozenset[Manifest]:
+        """The runtimes that fail a check reading nothing but the runtime (once)."""
+        found = self._fail_sets.get(check.id)
+        if found is None:
+            found = self._fail_sets[check.id] = frozenset(
+                r
+                for r in self.cluster.runtimes
+                if self._step(ctx, shape, self.view(r), check).failed
+            )
         return found
 
     def qualifying(self, ctx: Context, shape: Shape) -> frozenset[Manifest]:
         """The runtimes (any namespace) that pass the checks pruning decides: with
         only the rules' usual checks in force, exactly those that qualify."""
-        found = self._qualifying.get(shape)
+        key = self._keys(ctx).checked
+        found = self._qualifying.get(key)
         if found is None:
             found = self._passing_model(ctx, shape)
             if Step.ACCELERATOR_CLASS in self._steps_in_force and ctx.classes:
                 found = found & self._runtimes_listing(tuple(name for _path, name in ctx.classes))
             if Step.DEPLOYMENT_MODE in self._steps_in_force:
                 found = found & self.index.mode_passing(shape[2])
-            self._qualifying[shape] = found
+            self._qualifying[key] = found
         return found
 
     # --- assessing one runtime, as checks.assess does ----------------------------
@@ -386,12 +430,38 @@ class FleetSelector:
                     return check, result
         return None
 
+    def _first_failures(
+        self, ctx: Context, shape: Shape, runtimes: Iterable[Manifest]
+    ) -> dict[Manifest, tuple[SelectionCheck, CheckResult]]:
+        """`first_failure` of each of `runtimes`, check by check over sets: the
+        checks pruning decides from an index split off the runtimes they fail at
+        once, so each runtime's checks are looked up only where it fails."""
+        left = set(runtimes)
+        found: dict[Manifest, tuple[SelectionCheck, CheckResult]] = {}
+        for check, note in self._notes(ctx):
+            if note is not None or not left:
+                continue
+            step = check.check
+            if step in _RUNTIME_STEPS:
+                failing = left & self._failing_alone(ctx, shape, check)
+            elif step == Step.ACCELERATOR_CLASS:
+                classes = tuple(name for _path, name in ctx.classes)
+                failing = left - self._runtimes_listing(classes) if classes else set()
+            elif step == Step.DEPLOYMENT_MODE:
+                failing = left - self.index.mode_passing(shape[2])
+            else:
+                failing = {r for r in left if self._step(ctx, shape, self.view(r), check).failed}
+            for runtime in failing:
+                found[runtime] = (check, self._step(ctx, shape, self.view(runtime), check))
+            left -= failing
+        return found
+
     def assess(self, ctx: Context, shape: Shape, runtime: Manifest) -> Candidate:
         """What `checks.assess(ctx, runtime)` gives, from the memoised checks; kept
         per what those read (InferenceServices of different models alike in
         their format facts and size share it)."""
         keys = self._keys(ctx)
-        key = (keys.model, keys.size, keys.classes, keys.modes, runtime)
+        key = (keys.checked, runtime)
         found = self._assessed.get(key)
         if found is None:
             found = self._assessed[key] = self._assess(ctx, shape, runtime)
@@ -461,27 +531,40 @@ class FleetSelector:
 
     def _best_for(self, ctx: Context, shape: Shape) -> Candidate | None:
         """The runtime auto-selection picks, ranking only those that qualify and
-        assessing only the winner; once per shape and namespace."""
-        key = (shape, ctx.namespace)
+        assessing only the winner; once per namespace and what the checks read."""
+        key = (self._keys(ctx).checked, ctx.namespace)
         if key not in self._best:
             self._best[key] = self._best_of(ctx, shape)
         return self._best[key]
 
     def _best_of(self, ctx: Context, shape: Shape) -> Candidate | None:
-        pool = [
-            runtime
-            for runtime in self.qualifying(ctx, shape)
-            if runtime.namespace is None or runtime.namespace == ctx.namespace
-        ]
         if not self._exact:
+            pool = [r for r in self._in_order(self.qualifying(ctx, shape)) if _serves(r, ctx)]
             qualifying = [c for r in pool if (c := self.assess(ctx, shape, r)).compatible]
             return order(self.policy, qualifying)[0] if qualifying else None
-        if not pool:
+        winner = next((r for r in self._ranked_order(ctx, shape) if _serves(r, ctx)), None)
+        if winner is None:
             return None
-        winner = min((self._ranked(ctx, r) for r in pool), key=self._rank_key)
-        picked = self.assess(ctx, shape, winner.runtime)
-        assert picked.compatible, f"pruning let through {winner.runtime.ref}: {picked.reason}"
+        picked = self.assess(ctx, shape, winner)
+        assert picked.compatible, f"pruning let through {winner.ref}: {picked.reason}"
         return picked
+
+    def _ranked_order(self, ctx: Context, shape: Shape) -> tuple[Manifest, ...]:
+        """The runtimes that qualify, of every namespace, in rank order (ties in the
+        cluster's order, as `selection.order` leaves them); a namespace's winner is
+        the first of them it may use."""
+        key = self._keys(ctx).checked
+        found = self._rankings.get(key)
+        if found is None:
+            ranked = [self._ranked(ctx, r) for r in self._in_order(self.qualifying(ctx, shape))]
+            found = self._rankings[key] = tuple(
+                r.runtime for r in sorted(ranked, key=self._rank_key)
+            )
+        return found
+
+    def _in_order(self, runtimes: Iterable[Manifest]) -> list[Manifest]:
+        """`runtimes` in the cluster's order."""
+        return sorted(runtimes, key=self._positions.__getitem__)
 
     def _ranked(self, ctx: Context, runtime: Manifest) -> Ranked:
         keys = self._keys(ctx)
@@ -501,7 +584,7 @@ class FleetSelector:
     def _no_runtime(self, ctx: Context, shape: Shape, candidates: tuple[Candidate, ...]) -> str:
         """The no-runtime message, once per shape and namespace. Without assessed
         candidates it is built from each runtime's first failure alone."""
-        key = (shape, ctx.namespace)
+        key = (self._keys(ctx).checked, ctx.namespace)
         found = self._messages.get(key)
         if found is None:
             excluded = candidates or tuple(self._excluded(ctx, shape))
@@ -509,8 +592,10 @@ class FleetSelector:
         return found
 
     def _excluded(self, ctx: Context, shape: Shape) -> Iterable[Excluded]:
-        for runtime in self.index.candidates(ctx.namespace):
-            failure = self.first_failure(ctx, shape, runtime)
+        runtimes = self.index.candidates(ctx.namespace)
+        failures = self._first_failures(ctx, shape, runtimes) if self._exact else {}
+        for runtime in runtimes:
+            failure = failures.get(runtime) or self.first_failure(ctx, shape, runtime)
             assert failure is not None, f"{runtime.ref} qualifies, yet none was picked"
             check, result = failure
             yield Excluded(
@@ -541,6 +626,11 @@ class FleetSelector:
     def select(self, isvc: Manifest) -> Outcome:
         """The outcome `selection.select` gives; `candidates` only when asked for."""
         return select(self.policy, self.cluster, isvc, chooser=self)
+
+
+def _serves(runtime: Manifest, ctx: Context) -> bool:
+    """Whether the InferenceService may use `runtime` (the cluster's, or its namespace's)."""
+    return runtime.namespace is None or runtime.namespace == ctx.namespace
 
 
 def _shape(ctx: Context) -> Shape:

@@ -88,9 +88,7 @@ def _value(value: Any, type_: Any, policy: Policy) -> Any:
         return _object(value, policy)
     if isinstance(value, tuple) and typing.get_origin(base) is tuple:
         item_type = typing.get_args(base)[0]
-        items = [
-            (item, _value(item, item_type, policy)) for item in value if _holds(item, policy)
-        ]
+        items = [(item, _value(item, item_type, policy)) for item in value if _holds(item, policy)]
         item_class = _split(item_type)[0]
         key = _key_field(item_class) if attrs.has(item_class) else None
         if key is not None:
@@ -208,10 +206,9 @@ def _items(before: list, after: list, where: str, counter: list[int]) -> Iterato
             continue
         pairs = 0
         if tag == "replace":
-            while (
-                pairs < min(high - low, other_high - other_low)
-                and _gate(before[low + pairs]) == _gate(after[other_low + pairs])
-            ):
+            while pairs < min(high - low, other_high - other_low) and _gate(
+                before[low + pairs]
+            ) == _gate(after[other_low + pairs]):
                 pairs += 1
         for offset in range(pairs):
             yield from _compare(
