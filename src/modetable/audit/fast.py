@@ -41,6 +41,7 @@ from modetable.manifests import Cluster, Manifest
 from modetable.matching import ComponentMatch, RuntimeMatch
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
+from modetable.runtimes import InheritanceError
 from modetable.selection import (
     STEPS,
     Candidate,
@@ -51,6 +52,7 @@ from modetable.selection import (
     Outcome,
     RuntimeView,
     Step,
+    assess,
     model_facts,
     no_runtime_message,
     order,
@@ -187,6 +189,8 @@ class FleetSelector:
         self._listings: dict[str, tuple[Manifest, ...]] = {}
         self._fail_sets: dict[str, frozenset[Manifest]] = {}
         self._verdicts: dict[tuple[str, int, int], bool] = {}
+        self._named_views: dict[Manifest, RuntimeView | InheritanceError] = {}
+        self._named_checks: dict[tuple[tuple, Manifest], Candidate] = {}
         self._last: tuple[Context, _Keys] | None = None
         self._skipped: dict[tuple[str, str], CheckResult] = {}
         self._not_reached = self.rules.explain.words["not_reached"]
@@ -622,6 +626,27 @@ class FleetSelector:
 
     def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
         return self._no_runtime(ctx, _shape(ctx), candidates)
+
+    def named_view(self, cluster: Cluster, runtime: Manifest) -> RuntimeView:
+        """A named runtime's view (its inheritance merged), once per runtime."""
+        found = self._named_views.get(runtime)
+        if found is None:
+            try:
+                found = runtime_view(self.policy, self.cluster, runtime, named=True)
+            except InheritanceError as exc:
+                found = exc
+            self._named_views[runtime] = found
+        if isinstance(found, InheritanceError):
+            raise found.with_traceback(None)
+        return found
+
+    def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
+        """A named runtime's check, kept per runtime and what the checks read."""
+        key = (self._keys(ctx).checked, runtime)
+        found = self._named_checks.get(key)
+        if found is None:
+            found = self._named_checks[key] = assess(ctx, runtime, named=True, view=view)
+        return found
 
     def select(self, isvc: Manifest) -> Outcome:
         """The outcome `selection.select` gives; `candidates` only when asked for."""

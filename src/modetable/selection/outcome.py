@@ -29,6 +29,7 @@ from modetable.selection import scoring
 from modetable.selection.checks import (
     Candidate,
     Context,
+    RuntimeView,
     assess,
     make_context,
     order,
@@ -300,6 +301,14 @@ class Chooser(Protocol):
         """The no-runtime message."""
         ...
 
+    def named_view(self, cluster: Cluster, runtime: Manifest) -> RuntimeView:
+        """A named runtime as the checks read it (raises InheritanceError)."""
+        ...
+
+    def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
+        """The named runtime's own check (`assess` with `named`)."""
+        ...
+
 
 @attrs.frozen(eq=False)
 class Exhaustive:
@@ -322,6 +331,12 @@ class Exhaustive:
 
     def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
         return no_runtime_message(ctx, candidates)
+
+    def named_view(self, cluster: Cluster, runtime: Manifest) -> RuntimeView:
+        return runtime_view(self.policy, cluster, runtime, named=True)
+
+    def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
+        return assess(ctx, runtime, named=True, view=view)
 
 
 def select(
@@ -352,7 +367,7 @@ def select(
         if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
             return case.finish("no_model_or_runtime", path=rules.model_ref.path)
         # Since v1.3 a runtime-only InferenceService skips all model work.
-        return _named(case, request, None)
+        return _named(case, request, None, chooser)
     model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
     if model is None:
         models = {r.kind for r in policy.rules.manifests.models}
@@ -383,7 +398,7 @@ def select(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}
     )
     if request is not None:
-        return _named(case, request, ctx)
+        return _named(case, request, ctx, chooser)
     if not facts.format_name:
         return case.finish(
             "model_format_missing", message=policy.message("model_format_required"), cause=model
@@ -394,7 +409,9 @@ def select(
     return case.finish(_NONE, message=chooser.no_runtime(ctx, candidates))
 
 
-def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outcome:
+def _named(
+    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser
+) -> Outcome:
     """The runtime the InferenceService names: used even when its checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
@@ -410,7 +427,7 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
         )
         return case.finish("runtime_missing", message=policy.message(key, **case.values), hint=hint)
     try:
-        view = runtime_view(policy, case.cluster, runtime, named=True)
+        view = chooser.named_view(case.cluster, runtime)
     except InheritanceError as exc:
         return case.finish("chain_broken", message=exc.message, cause=runtime)
     if read(view.holder, rules.runtime.disabled, bool, runtime.location):
@@ -420,7 +437,7 @@ def _named(case: Case, request: RuntimeRefRequest, ctx: Context | None) -> Outco
         return case.finish("runtime_disabled", message=message, cause=runtime)
     if ctx is None:
         return case.finish(_NAMED, used=runtime, named=True)
-    check = assess(ctx, runtime, named=True, view=view)
+    check = chooser.named_check(ctx, runtime, view)
     if check.compatible:
         return case.finish(_NAMED, used=runtime, named=True, named_check=check)
     failed = next(c for c in rules.checks if c.id == check.failed_check)
