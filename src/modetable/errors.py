@@ -8,18 +8,34 @@ from typing import Literal
 
 import attrs
 
-__all__ = ["ErrorCode", "ErrorList", "Location", "ModetableError", "Problem", "Severity"]
+__all__ = [
+    "ErrorCode",
+    "ErrorList",
+    "Location",
+    "ModetableError",
+    "ModetableWarning",
+    "Problem",
+    "Severity",
+]
 
 
 @attrs.frozen
 class Location:
-    """A place in an input file; line and column are 1-based."""
+    """A place in an input file; line and column are 1-based.
+
+    An object given in memory has no file: `file` names the object (its kind,
+    namespace and name, and where it stood among the objects given) and
+    `field` the path to the value inside it (`spec.model.name`).
+    """
 
     file: str
     line: int | None = None
     col: int | None = None
+    field: str | None = None
 
     def __str__(self) -> str:
+        if self.field is not None:
+            return f"{self.file} at {self.field}"
         if self.line is None:
             return self.file
         if self.col is None:
@@ -97,3 +113,9 @@ class ErrorList(ModetableError):
 
     def lines(self) -> list[str]:
         return [str(e) for e in self.errors]
+
+
+class ModetableWarning(UserWarning):
+    """What the command line writes as `modetable: warning: ...`, given to the
+    Python API's callers through the `warnings` module (a release newer than the
+    rules describe, an object defined twice)."""

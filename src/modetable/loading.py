@@ -59,13 +59,14 @@ def load_paths(
 
 def load_objects(
     policy: Policy,
-    objects: Iterable[Any],
+    objects: Iterable[tuple[str, Any]],
     *,
     warn: Warn | None = None,
     rejected: list[Rejected] | None = None,
 ) -> Cluster:
     """Objects already in memory (dicts, as `json.load` or `yaml.safe_load_all`
-    give them; a List's items one by one), read as files are (`objects.py`)."""
+    give them; a List's items one by one), each with where it stood among those
+    given (`objects[3]`), read as files are (`objects.py`)."""
     from modetable.objects import object_documents
 
     spec = policy.rules.manifests

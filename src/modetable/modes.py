@@ -215,7 +215,7 @@ def _reading_json(reading: Reading) -> dict[str, Any]:
         "source": reading.source_label,
         "path": reading.path,
         "value": reading.value,
-        "verdict": reading.verdict,
+        "verdict": str(reading.verdict),  # the word itself: JSON holds text
         "why": reading.why,
         **({"at": str(reading.location)} if reading.location else {}),
     }

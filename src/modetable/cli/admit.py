@@ -21,21 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
-    from modetable.admission import admission_json
+    from modetable.api.results import admit_result
     from modetable.render import dump
-    from modetable.rules.policy import rules_json
-    from modetable.selection import select
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
-    verdict = select(policy, cluster, isvc).admission
-    data = {
-        "admission": admission_json(verdict),
-        "version": policy.release,
-        "rules": rules_json(policy),
-    }
+    verdict = admit_result(policy, cluster, isvc)
     if args.output != "table":
-        dump(data, args.output, io.stdout)
+        dump(verdict.to_json(), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
         for warning in verdict.warnings:

@@ -121,71 +121,46 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _audit(args: argparse.Namespace, io: Io) -> int:
-    from modetable.audit.findings import (
-        ObjectRef,
-        duplicate_finding,
-        finding_json,
-        invalid_finding,
-    )
-    from modetable.audit.fleet import AuditSummary, audit_fleet, item_json
+    from modetable.api.results import AuditRun
     from modetable.audit.progress import Progress
-    from modetable.audit.report import Concerns, audited_isvcs, shown, write_report
-    from modetable.rules.policy import rules_json
+    from modetable.audit.report import Concerns, shown, write_report
 
     policy = load_policy(args, io)
     concerns = Concerns(args.manifests if args.within else [])
     inputs = [*args.within, *(m for m in args.manifests if not covered(m, args.within))]
     cluster, rejected = load_cluster_leniently(policy, inputs, io)
-    summary = AuditSummary(policy)
-    summary.add_manifest_findings(
-        invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
-        for r in rejected
-        if concerns.location(r.error.location)
+    run = AuditRun(
+        policy,
+        cluster,
+        rejected,
+        namespace=args.namespace,
+        candidates=args.candidates,
+        concerns=concerns,
     )
-    summary.add_manifest_findings(
-        duplicate_finding(policy, earlier, later)
-        for earlier, later in cluster.duplicates
-        if concerns.location(later.location) or concerns.location(earlier.location)
-    )
-    isvcs = audited_isvcs(cluster, args.namespace)
     threshold = "info" if args.problems_only else args.severity
-    progress = Progress(io.stderr, len(isvcs), PROGRESS_LABEL)
-    audited = (
-        summary.add(item)
-        for item in audit_fleet(
-            policy, cluster, candidates=args.candidates, advance=progress.advance, isvcs=isvcs
-        )
-        if concerns.item(item)
-    )
-    kept = (item for item in audited if shown(item, threshold))
-
-    def trailer() -> dict[str, Any]:
-        return {
-            "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
-            "summary": summary.as_json(),
-            "rules": rules_json(policy),
-        }
-
+    progress = Progress(io.stderr, len(run.isvcs), PROGRESS_LABEL)
+    kept = (item for item in run.audited(advance=progress.advance) if shown(item, threshold))
     try:
         if args.output in ("json", "yaml"):
-            items = (item_json(i, candidates=args.candidates) for i in kept)
-            _spooled(io, args.output, items, trailer)
+            # The items and the rest as the Python API's AuditResult.to_json() gives them.
+            items = (run.item(audited).to_json() for audited in kept)
+            _spooled(io, args.output, items, run.trailer)
         elif args.output == HTML_FORMAT:
             from modetable.html.audit_page import audit_page
 
             # The page is drawn from the very data `-o json` prints.
-            listed = [item_json(i, candidates=args.candidates) for i in kept]
+            listed = [run.item(audited).to_json() for audited in kept]
             progress.close()
-            io.stdout.write(audit_page({"items": listed, **trailer()}))
+            io.stdout.write(audit_page({"items": listed, **run.trailer()}))
         else:
             everything = list(kept)
             progress.close()
             if args.output in ("table", "markdown"):  # the outputs people read
                 io.stdout.write(rules_note(policy))
-            write_report(args.output, policy, everything, summary, io.stdout, args)
+            write_report(args.output, policy, everything, run.summary, io.stdout, args)
     finally:
         progress.close()
-    return 1 if summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
+    return 1 if run.summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
 
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:

@@ -12,9 +12,7 @@ from modetable.cli.common import (
     load_policy,
     rules_note,
 )
-from modetable.errors import ModetableError
 from modetable.manifests import Manifest
-from modetable.modes import resolution_json
 from modetable.rules.policy import Policy
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
@@ -37,63 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
-    from modetable.matching import match_runtime, requested_modes
-    from modetable.rules.policy import rules_json
-    from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
-    from modetable.selection.scoring import scope_order
+    from modetable.api.results import match_result
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
-    request = runtime_request(policy, isvc)
-    named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
-    scope = scope_order(policy)
-    candidates = sorted(
-        cluster.runtimes_for(isvc.namespace), key=lambda r: (scope(r.scope), r.name)
-    )
-    if args.runtime is not None:
-        candidates = [r for r in candidates if r.name == args.runtime]
-        if not candidates:
-            raise ModetableError(f"no runtime {args.runtime!r} for namespace {isvc.namespace}")
-    requested = requested_modes(policy, isvc)
-    results: list[dict[str, Any]] = []
-    for runtime in candidates:
-        named = runtime is named_runtime
-        entry: dict[str, Any] = {
-            "name": runtime.name,
-            "kind": runtime.kind,
-            "scope": policy.rules.manifests.scope_labels[runtime.scope],
-            "named": named,
-        }
-        try:
-            match = match_runtime(policy, cluster, isvc, runtime, named, requested)
-        except InheritanceError as exc:
-            entry.update(result="error", reason=exc.message, row=None, components={})
-            results.append(entry)
-            continue
-        rejection = match.rejection
-        entry.update(
-            result="pass" if match.passed else "reject",
-            reason=match.reason,
-            row=rejection.row if rejection else None,
-            components={
-                c.component: {
-                    "row": c.row,
-                    "outcome": c.outcome,
-                    "reason": c.reason,
-                    "requested": resolution_json(c.requested),
-                    "declared": resolution_json(c.declared),
-                }
-                for c in match.components
-            },
-        )
-        results.append(entry)
-    data = {
-        "isvc": isvc.ref,
-        "version": policy.release,
-        "requested": {name: resolution_json(r) for name, r in requested.items()},
-        "runtimes": results,
-        "rules": rules_json(policy),
-    }
+    result = match_result(policy, cluster, isvc, args.runtime)
+    data = result.to_json()
     if args.output != "table":
         from modetable.render import dump
 
@@ -103,9 +50,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         _print_table(policy, isvc, data, io, explain=args.explain)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).
-    if any(r["result"] == "error" for r in results):
-        return 1
-    return 0 if any(r["result"] == "pass" for r in results) else 1
+    return 0 if result.ok else 1
 
 
 def _print_table(

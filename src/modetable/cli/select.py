@@ -21,20 +21,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
+    from modetable.api.results import select_result
     from modetable.render import dump
-    from modetable.rules.policy import rules_json
-    from modetable.selection import outcome_json, select
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
-    outcome = select(policy, cluster, isvc)
-    data = {**outcome_json(outcome), "rules": rules_json(policy)}
+    result = select_result(policy, cluster, isvc)
+    data = result.to_json()
     if args.output != "table":
         dump(data, args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
         _print(data, io)
-    return 0 if outcome.runtime is not None else 1
+    return 0 if result.runtime is not None else 1
 
 
 def _print(data: dict, io: Io) -> None:

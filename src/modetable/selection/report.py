@@ -34,7 +34,7 @@ def candidate_json(candidate: Candidate) -> dict[str, Any]:
 def check_json(result: CheckResult) -> dict[str, Any]:
     data: dict[str, Any] = {
         "check": result.check,
-        "state": result.state,
+        "state": str(result.state),  # the word itself: JSON holds text
         "reason": result.reason,
         "inputs": [{"what": what, "value": value} for what, value in result.inputs],
     }

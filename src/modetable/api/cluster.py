@@ -1,0 +1,160 @@
+"""`Cluster`: the objects decisions are made about, read from files or given
+in memory, as the Python API gives them."""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from modetable import loading, manifests
+from modetable.api.rules import Policy, Rules, engine_policy, engine_ruleset, load_rules
+from modetable.errors import ModetableError, ModetableWarning
+from modetable.rules import policy as rules_policy
+from modetable.rules.model import RuleFile
+
+__all__ = ["Cluster", "engine_cluster", "rejected_objects"]
+
+
+@attrs.frozen(eq=False)
+class Cluster:
+    """InferenceServices, runtimes and models, read once and checked: every
+    object's shape and every field the rules read, as the commands check them.
+
+    Made by `Cluster.from_paths` or `Cluster.from_objects`. Immutable, and safe
+    to share across threads; modetable keeps its own copy of every object.
+    """
+
+    _cluster: manifests.Cluster = attrs.field(alias="cluster", repr=False)
+    # The rules file the objects were read and checked with.
+    _rules: RuleFile = attrs.field(alias="rules", repr=False)
+    _rules_file: str = attrs.field(alias="rules_file", repr=False)
+    # Objects left out by a lenient read (the audit reports each).
+    _rejected: tuple[manifests.Rejected, ...] = attrs.field(alias="rejected", repr=False)
+    warnings: tuple[str, ...] = ()
+    """What reading gave as `ModetableWarning`s (an object defined twice)."""
+
+    @classmethod
+    def from_paths(
+        cls,
+        *paths: str | os.PathLike[str],
+        rules: Rules | Policy | None = None,
+        lenient: bool = False,
+    ) -> Cluster:
+        """The objects of YAML or JSON files and folders (read recursively; `-`
+        reads standard input), with the command line's limits and errors: bad
+        input is a `ModetableError` naming `FILE:LINE:COL`. `rules` is the
+        rules file whose kinds are kept and whose fields are checked (default:
+        `load_rules()`); decide with a policy of the same file. `lenient`
+        leaves out an object that does not read, as `modetable audit` does,
+        and the audit reports it."""
+        policy = _checking_policy(rules)
+        return _read(
+            policy,
+            lenient,
+            lambda warn, rejected: loading.load_paths(policy, paths, warn=warn, rejected=rejected),
+        )
+
+    @classmethod
+    def from_objects(
+        cls,
+        objects: Iterable[Any],
+        *,
+        rules: Rules | Policy | None = None,
+        lenient: bool = False,
+    ) -> Cluster:
+        """Objects already in memory: dicts as `json.load`, `yaml.safe_load_all`
+        or the Kubernetes client's custom-objects API give them (a `List`'s
+        items one by one; None, an empty YAML document, skipped). The same
+        checks and limits as for files; an error names the object by kind,
+        namespace and name, where it stood (`objects[3]`), and the field
+        (`Location.field`). `rules` and `lenient` as for `from_paths`."""
+        policy = _checking_policy(rules)
+        pairs = ((f"objects[{index}]", obj) for index, obj in enumerate(objects))
+        return _read(
+            policy,
+            lenient,
+            lambda warn, rejected: loading.load_objects(
+                policy, pairs, warn=warn, rejected=rejected
+            ),
+        )
+
+    @property
+    def isvcs(self) -> tuple[str, ...]:
+        """Every InferenceService, `NAMESPACE/NAME`, in the order read."""
+        return tuple(m.ref for m in self._cluster.isvcs)
+
+    @property
+    def runtimes(self) -> tuple[str, ...]:
+        """Every runtime: `NAMESPACE/NAME`, or `NAME` for a cluster-scoped one."""
+        return tuple(m.ref for m in self._cluster.runtimes)
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        """Every model: `NAMESPACE/NAME`, or `NAME` for a cluster-scoped one."""
+        return tuple(m.ref for m in self._cluster.models)
+
+    @property
+    def skipped(self) -> int:
+        """Objects of kinds the rules do not read, left out."""
+        return self._cluster.skipped
+
+    def __repr__(self) -> str:
+        found = self._cluster
+        return (
+            f"<modetable.Cluster {len(found.isvcs)} InferenceServices, "
+            f"{len(found.runtimes)} runtimes, {len(found.models)} models>"
+        )
+
+
+def _checking_policy(rules: Rules | Policy | None) -> rules_policy.Policy:
+    """A policy of the rules file to read with. What the loader checks is the
+    same in every version of one file, so the file's default line serves."""
+    if isinstance(rules, Policy):
+        return engine_policy(rules)
+    if rules is None:
+        rules = load_rules()
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a modetable.Rules or Policy, got {type(rules).__name__}")
+    ruleset = engine_ruleset(rules)
+    return ruleset.at(ruleset.default_version)
+
+
+def _read(policy: rules_policy.Policy, lenient: bool, load: Any) -> Cluster:
+    said: list[str] = []
+    rejected: list[manifests.Rejected] | None = [] if lenient else None
+    found = load(said.append, rejected)
+    for text in said:
+        # stacklevel 3: the caller of from_paths / from_objects.
+        warnings.warn(text, ModetableWarning, stacklevel=3)
+    return Cluster(
+        cluster=found,
+        rules=policy.rules,
+        rules_file=policy.file,
+        rejected=tuple(rejected or ()),
+        warnings=tuple(said),
+    )
+
+
+def engine_cluster(cluster: Cluster, policy: rules_policy.Policy) -> manifests.Cluster:
+    """The engine's cluster behind a public one, once it is known to be read
+    with the rules `policy` is of (for the API's own modules)."""
+    if not isinstance(cluster, Cluster):
+        raise TypeError(
+            "expected a modetable.Cluster (from Cluster.from_paths or from_objects), "
+            f"got {type(cluster).__name__}"
+        )
+    if cluster._rules is not policy.rules and cluster._rules != policy.rules:
+        raise ModetableError(
+            f"the cluster was read with the rules of {cluster._rules_file}, not those of "
+            f"{policy.file}: read it with rules=the policy"
+        )
+    return cluster._cluster
+
+
+def rejected_objects(cluster: Cluster) -> Sequence[manifests.Rejected]:
+    """The objects a lenient read left out."""
+    return cluster._rejected

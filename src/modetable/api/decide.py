@@ -1,0 +1,112 @@
+"""`select`, `effective`, `admit`, `match` and `audit_cluster`: the commands'
+answers for Python callers, each the very result the command prints
+(`modetable/api/results.py`).
+
+Every call works on what it is given and keeps nothing: a `Policy` and a
+`Cluster` are immutable, so any number of threads may decide at once with the
+same ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from modetable import loading, manifests
+from modetable.api import results
+from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
+from modetable.api.rules import Policy, engine_policy
+from modetable.errors import Location, ModetableError
+from modetable.rules import policy as rules_policy
+
+__all__ = ["IsvcRef", "admit", "audit_cluster", "effective", "match", "select"]
+
+IsvcRef = str | Mapping[str, Any]
+"""An InferenceService: `NAMESPACE/NAME` (or `NAME` when it is the only one of
+that name) among the cluster's, or the object itself (a dict, as
+`json.load` or the Kubernetes client gives it: one not in the cluster, such
+as the object of an admission request)."""
+
+# Where an InferenceService given as an object stood, in error messages.
+_GIVEN = "the isvc argument"
+
+
+def select(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.SelectResult:
+    """The runtime OME uses for `isvc` among the cluster's runtimes and models,
+    or why none; what admission, events and conditions show; each component's
+    running mode. `to_json()` is `modetable select -o json`."""
+    found, objects, target = _inputs(policy, cluster, isvc)
+    return results.select_result(found, objects, target)
+
+
+def effective(
+    policy: Policy, cluster: Cluster, isvc: IsvcRef, *, runtime: str | None = None
+) -> results.EffectiveResult:
+    """Each component's running mode and the rule that set it, with the runtime
+    `isvc` names, else `runtime` (as `--runtime NAME`), else the one OME would
+    select. `to_json()` is `modetable effective -o json`."""
+    found, objects, target = _inputs(policy, cluster, isvc)
+    return results.effective_result(found, objects, target, runtime)
+
+
+def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResult:
+    """The admission verdict on `isvc`: every check modetable models, in OME's
+    order (the verdict `select` shows). `to_json()` is `modetable admit -o json`."""
+    found, objects, target = _inputs(policy, cluster, isvc)
+    return results.admit_result(found, objects, target)
+
+
+def match(
+    policy: Policy, cluster: Cluster, isvc: IsvcRef, *, runtime: str | None = None
+) -> results.MatchResult:
+    """Every runtime of `isvc`'s namespace and of the cluster against it on the
+    mode rule alone (only those named `runtime`, when given). `to_json()` is
+    `modetable match -o json`."""
+    found, objects, target = _inputs(policy, cluster, isvc)
+    return results.match_result(found, objects, target, runtime)
+
+
+def audit_cluster(
+    policy: Policy, cluster: Cluster, *, namespace: str | None = None, candidates: bool = False
+) -> results.AuditResult:
+    """Every InferenceService of the cluster (only `namespace`'s, when given),
+    sorted by namespace then name: its outcome, problems, deprecations and
+    findings, with the summary. `candidates` lists every candidate runtime in
+    each item (slow on a large fleet). `to_json()` is `modetable audit -o json`
+    (`-n NAMESPACE`, `--candidates`)."""
+    found = engine_policy(policy)
+    objects = engine_cluster(cluster, found)
+    return results.audit_result(
+        found,
+        objects,
+        rejected_objects(cluster),
+        namespace=namespace,
+        candidates=candidates,
+    )
+
+
+def _inputs(
+    policy: Policy, cluster: Cluster, isvc: IsvcRef
+) -> tuple[rules_policy.Policy, manifests.Cluster, manifests.Manifest]:
+    found = engine_policy(policy)
+    objects = engine_cluster(cluster, found)
+    if isinstance(isvc, str):
+        return found, objects, objects.find_isvc(isvc)
+    if isinstance(isvc, Mapping):
+        return found, objects, _given(found, isvc)
+    raise TypeError(
+        f"isvc must be NAMESPACE/NAME or the object (a mapping), got {type(isvc).__name__}"
+    )
+
+
+def _given(policy: rules_policy.Policy, isvc: Mapping[str, Any]) -> manifests.Manifest:
+    """An InferenceService given as an object, read and checked as the cluster's are."""
+    single = loading.load_objects(policy, [(_GIVEN, isvc)])
+    if len(single.isvcs) == 1 and not single.runtimes and not single.models:
+        return single.isvcs[0]
+    kind = policy.rules.manifests.inference_service
+    given = isvc.get("kind")
+    shown = (
+        f"a {given}" if isinstance(given, str) and given else "no object of a kind modetable reads"
+    )
+    raise ModetableError(f"isvc must be an {kind}, got {shown}", Location(_GIVEN))

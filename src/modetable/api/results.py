@@ -1,0 +1,553 @@
+"""What select, effective, admit, match and audit answer, as values: the one
+place each command's JSON is built.
+
+Each result is frozen and holds the engine's answer; `to_json()` builds, on
+every call, the document `modetable COMMAND -o json` prints. The command line
+prints exactly that (and reads its tables from it), so the commands and the
+Python API cannot drift. The builders here take the engine's types (a rules
+`Policy`, a `manifests.Cluster`, a `Manifest`); `modetable/api/decide.py`
+gives them the public ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from modetable.errors import ModetableError
+from modetable.manifests import Cluster, Manifest, Rejected, runtime_json
+from modetable.modes import Resolution, resolution_json
+from modetable.rules.policy import Policy, rules_json
+from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
+
+if TYPE_CHECKING:
+    # Each command imports only the engine it runs (a cold start is measured).
+    from modetable.admission import Admission
+    from modetable.audit.fleet import Audited
+    from modetable.audit.report import Concerns
+    from modetable.matching import RuntimeMatch
+    from modetable.running import Effective
+    from modetable.selection import Outcome
+
+__all__ = [
+    "AdmitResult",
+    "AuditItem",
+    "AuditResult",
+    "AuditRun",
+    "EffectiveResult",
+    "MatchResult",
+    "SelectResult",
+    "admit_result",
+    "audit_result",
+    "effective_result",
+    "match_result",
+    "select_result",
+    "to_plain",
+]
+
+
+# --- select ---------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class SelectResult:
+    """`modetable select`: the runtime OME uses for an InferenceService, or why
+    none, with what admission, events and conditions show."""
+
+    _policy: Policy = attrs.field(alias="policy", repr=False)
+    _outcome: Outcome = attrs.field(alias="outcome", repr=False)
+
+    @property
+    def isvc(self) -> str:
+        """The InferenceService, `NAMESPACE/NAME`."""
+        return self._outcome.isvc.ref
+
+    @property
+    def version(self) -> str:
+        """The OME release asked for (`v1.3.1`)."""
+        return self._policy.release
+
+    @property
+    def result(self) -> str:
+        """The outcome's name in the rules: `picked`, `named`, `none`, `model_missing`..."""
+        return self._outcome.result
+
+    @property
+    def runtime(self) -> str | None:
+        """The name of the runtime OME uses, or None."""
+        runtime = self._outcome.runtime
+        return runtime.name if runtime is not None else None
+
+    @property
+    def named(self) -> bool:
+        """Whether the InferenceService names that runtime (not auto-selected)."""
+        return self._outcome.named
+
+    @property
+    def message(self) -> str | None:
+        """Why there is no runtime, or what is wrong with the one named."""
+        return self._outcome.message
+
+    @property
+    def allowed(self) -> bool:
+        """Whether admission lets the InferenceService in."""
+        return self._outcome.admission.allowed
+
+    @property
+    def modes(self) -> dict[str, str | None]:
+        """Each component's running mode."""
+        return {name: r.mode for name, r in self._outcome.components.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        """What `modetable select -o json` prints (docs/json.md)."""
+        from modetable.selection import outcome_json
+
+        return {**outcome_json(self._outcome), "rules": rules_json(self._policy)}
+
+
+def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectResult:
+    from modetable.selection import select
+
+    return SelectResult(policy=policy, outcome=select(policy, cluster, isvc))
+
+
+# --- effective ------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class EffectiveResult:
+    """`modetable effective`: each component's running mode and the rule that set it."""
+
+    _policy: Policy = attrs.field(alias="policy", repr=False)
+    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
+    _effective: Effective = attrs.field(alias="effective", repr=False)
+    # The runtime was auto-selected (the InferenceService names none).
+    selected: bool = False
+
+    @property
+    def isvc(self) -> str:
+        """The InferenceService, `NAMESPACE/NAME`."""
+        return self._isvc.ref
+
+    @property
+    def version(self) -> str:
+        """The OME release asked for."""
+        return self._policy.release
+
+    @property
+    def runtime(self) -> str | None:
+        """The name of the runtime whose configs are merged in, or None."""
+        runtime = self._effective.runtime
+        return runtime.name if runtime is not None else None
+
+    @property
+    def named(self) -> bool:
+        """Whether the InferenceService names that runtime."""
+        return self._effective.named
+
+    @property
+    def modes(self) -> dict[str, str | None]:
+        """Each component's running mode."""
+        return {name: r.mode for name, r in self._effective.components.items()}
+
+    @property
+    def reconcile(self) -> dict[str, str]:
+        """Component → the error OME's reconciler would stop at."""
+        return dict(self._effective.reconcile)
+
+    def to_json(self) -> dict[str, Any]:
+        """What `modetable effective -o json` prints (docs/json.md)."""
+        found = self._effective
+        return {
+            "isvc": self._isvc.ref,
+            "version": self._policy.release,
+            "runtime": runtime_json(found.runtime),
+            "named": found.named,
+            "components": {
+                name: resolution_json(r, trace=False) for name, r in found.components.items()
+            },
+            "reconcile": dict(found.reconcile),
+            "rules": rules_json(self._policy),
+        }
+
+
+def effective_result(
+    policy: Policy, cluster: Cluster, isvc: Manifest, runtime: str | None = None
+) -> EffectiveResult:
+    """The running modes with the runtime the InferenceService names, else
+    `runtime` (a name) when given, else the one OME would select."""
+    from modetable.running import effective
+    from modetable.selection import select
+
+    request = runtime_request(policy, isvc)
+    named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
+    if request and named_runtime is None and runtime is None:
+        raise ModetableError(
+            f"InferenceService {isvc.ref} names runtime {request.name!r}, "
+            "which is not among the manifests",
+            request.location,
+        )
+    used = named_runtime
+    selected = False
+    if runtime is not None:
+        used = _runtime_by_name(policy, cluster, isvc, runtime, named_runtime)
+    elif request is None:
+        # None named: the runtime OME would select, if any.
+        used = select(policy, cluster, isvc).runtime
+        selected = used is not None
+    named = used is not None and used is named_runtime
+    found = effective(policy, cluster, isvc, used, named)
+    return EffectiveResult(policy=policy, isvc=isvc, effective=found, selected=selected)
+
+
+def _runtime_by_name(
+    policy: Policy, cluster: Cluster, isvc: Manifest, name: str, named: Manifest | None
+) -> Manifest:
+    from modetable.selection.scoring import scope_order
+
+    if named is not None and named.name == name:
+        return named
+    found = [r for r in cluster.runtimes_for(isvc.namespace) if r.name == name]
+    if not found:
+        raise ModetableError(
+            f"no runtime {name!r} for namespace {isvc.namespace} among the manifests"
+        )
+    # A namespace's own runtime comes before a cluster runtime of the same name.
+    scope = scope_order(policy)
+    found.sort(key=lambda r: scope(r.scope))
+    return found[0]
+
+
+# --- admit ----------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class AdmitResult:
+    """`modetable admit`: the admission verdict, every check modetable models in
+    OME's order (the same verdict as `select`'s)."""
+
+    _policy: Policy = attrs.field(alias="policy", repr=False)
+    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
+    _admission: Admission = attrs.field(alias="admission", repr=False)
+
+    @property
+    def isvc(self) -> str:
+        """The InferenceService, `NAMESPACE/NAME`."""
+        return self._isvc.ref
+
+    @property
+    def version(self) -> str:
+        """The OME release asked for."""
+        return self._policy.release
+
+    @property
+    def allowed(self) -> bool:
+        """Whether the InferenceService is admitted."""
+        return self._admission.allowed
+
+    @property
+    def message(self) -> str | None:
+        """The denial as `kubectl apply` shows it, or None when allowed."""
+        return self._admission.message
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """The warnings `kubectl apply` shows, in order."""
+        return self._admission.warnings
+
+    @property
+    def denied_by(self) -> str | None:
+        """The id of the rules' admission check that denied, or None."""
+        return self._admission.denied_by
+
+    def to_json(self) -> dict[str, Any]:
+        """What `modetable admit -o json` prints (docs/json.md)."""
+        from modetable.admission import admission_json
+
+        return {
+            "admission": admission_json(self._admission),
+            "version": self._policy.release,
+            "rules": rules_json(self._policy),
+        }
+
+
+def admit_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> AdmitResult:
+    from modetable.selection import select
+
+    verdict = select(policy, cluster, isvc).admission
+    return AdmitResult(policy=policy, isvc=isvc, admission=verdict)
+
+
+# --- match ----------------------------------------------------------------------
+
+
+@attrs.frozen
+class _Matched:
+    """One runtime against the InferenceService: its match, or its broken chain."""
+
+    runtime: Manifest
+    named: bool
+    match: RuntimeMatch | None
+    error: InheritanceError | None = None
+
+
+@attrs.frozen(eq=False)
+class MatchResult:
+    """`modetable match`: every runtime of the namespace and cluster against an
+    InferenceService, on the mode rule alone."""
+
+    _policy: Policy = attrs.field(alias="policy", repr=False)
+    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
+    _requested: dict[str, Resolution] = attrs.field(alias="requested", repr=False)
+    _matched: tuple[_Matched, ...] = attrs.field(alias="matched", repr=False)
+
+    @property
+    def isvc(self) -> str:
+        """The InferenceService, `NAMESPACE/NAME`."""
+        return self._isvc.ref
+
+    @property
+    def version(self) -> str:
+        """The OME release asked for."""
+        return self._policy.release
+
+    @property
+    def passing(self) -> tuple[str, ...]:
+        """The runtimes that pass, in the command's order."""
+        return tuple(m.runtime.name for m in self._matched if m.match and m.match.passed)
+
+    @property
+    def ok(self) -> bool:
+        """A runtime passes, and the named runtime's chain is not broken (OME's
+        webhook rejects the InferenceService then, whatever the others do): the
+        command's exit code 0."""
+        return bool(self.passing) and not any(m.error for m in self._matched)
+
+    def to_json(self) -> dict[str, Any]:
+        """What `modetable match -o json` prints (docs/json.md)."""
+        policy = self._policy
+        return {
+            "isvc": self._isvc.ref,
+            "version": policy.release,
+            "requested": {name: resolution_json(r) for name, r in self._requested.items()},
+            "runtimes": [_matched_json(policy, m) for m in self._matched],
+            "rules": rules_json(policy),
+        }
+
+
+def _matched_json(policy: Policy, matched: _Matched) -> dict[str, Any]:
+    runtime = matched.runtime
+    entry: dict[str, Any] = {
+        "name": runtime.name,
+        "kind": runtime.kind,
+        "scope": policy.rules.manifests.scope_labels[runtime.scope],
+        "named": matched.named,
+    }
+    match = matched.match
+    if match is None:
+        reason = matched.error.message if matched.error else None
+        entry.update(result="error", reason=reason, row=None, components={})
+        return entry
+    rejection = match.rejection
+    entry.update(
+        result="pass" if match.passed else "reject",
+        reason=match.reason,
+        row=rejection.row if rejection else None,
+        components={
+            c.component: {
+                "row": c.row,
+                "outcome": c.outcome,
+                "reason": c.reason,
+                "requested": resolution_json(c.requested),
+                "declared": resolution_json(c.declared),
+            }
+            for c in match.components
+        },
+    )
+    return entry
+
+
+def match_result(
+    policy: Policy, cluster: Cluster, isvc: Manifest, runtime: str | None = None
+) -> MatchResult:
+    """Every runtime of the namespace and cluster (namespaced first, then by
+    name), or only those named `runtime`."""
+    from modetable.matching import match_runtime, requested_modes
+    from modetable.selection.scoring import scope_order
+
+    request = runtime_request(policy, isvc)
+    named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
+    scope = scope_order(policy)
+    candidates = sorted(
+        cluster.runtimes_for(isvc.namespace), key=lambda r: (scope(r.scope), r.name)
+    )
+    if runtime is not None:
+        candidates = [r for r in candidates if r.name == runtime]
+        if not candidates:
+            raise ModetableError(f"no runtime {runtime!r} for namespace {isvc.namespace}")
+    requested = requested_modes(policy, isvc)
+    matched = []
+    for candidate in candidates:
+        named = candidate is named_runtime
+        try:
+            found = match_runtime(policy, cluster, isvc, candidate, named, requested)
+        except InheritanceError as exc:
+            matched.append(_Matched(candidate, named, None, exc))
+            continue
+        matched.append(_Matched(candidate, named, found))
+    return MatchResult(policy=policy, isvc=isvc, requested=requested, matched=tuple(matched))
+
+
+# --- audit ----------------------------------------------------------------------
+
+
+@attrs.frozen(eq=False)
+class AuditItem:
+    """One InferenceService of an audit: the outcome OME reaches, what is wrong
+    with it, and the deprecated modes it runs in."""
+
+    _audited: Audited = attrs.field(alias="audited", repr=False)
+    _candidates: bool = attrs.field(alias="candidates", default=False, repr=False)
+
+    @property
+    def isvc(self) -> str:
+        """The InferenceService, `NAMESPACE/NAME`."""
+        return self._audited.isvc.ref
+
+    @property
+    def runtime(self) -> str | None:
+        """The name of the runtime OME uses, or None."""
+        runtime = self._audited.outcome.runtime
+        return runtime.name if runtime is not None else None
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What OME would refuse or fail at: `denied`, `no_runtime`, `run_failure`."""
+        return self._audited.problems
+
+    @property
+    def severity(self) -> str | None:
+        """The most severe finding's severity (`error`, `warning`, `info`), or None."""
+        from modetable.audit.findings import worst
+
+        return worst(self._audited.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        """The item as `modetable audit -o json` prints it in `items` (docs/json.md)."""
+        from modetable.audit.fleet import item_json
+
+        return item_json(self._audited, candidates=self._candidates)
+
+
+class AuditRun:
+    """An audit under way: the InferenceServices one at a time, then the rest of
+    the document. The command streams it; `audit_result` keeps it whole."""
+
+    def __init__(
+        self,
+        policy: Policy,
+        cluster: Cluster,
+        rejected: Sequence[Rejected] = (),
+        *,
+        namespace: str | None = None,
+        candidates: bool = False,
+        concerns: Concerns | None = None,
+    ) -> None:
+        from modetable.audit.findings import ObjectRef, duplicate_finding, invalid_finding
+        from modetable.audit.fleet import AuditSummary
+        from modetable.audit.report import Concerns, audited_isvcs
+
+        self.policy = policy
+        self.cluster = cluster
+        self.candidates = candidates
+        # What an audit `--within` a tree reports (everything by default).
+        self.concerns = concerns if concerns is not None else Concerns([])
+        concerned = self.concerns.location
+        self.summary = AuditSummary(policy)
+        self.summary.add_manifest_findings(
+            invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
+            for r in rejected
+            if concerned(r.error.location)
+        )
+        self.summary.add_manifest_findings(
+            duplicate_finding(policy, earlier, later)
+            for earlier, later in cluster.duplicates
+            if concerned(later.location) or concerned(earlier.location)
+        )
+        self.isvcs = audited_isvcs(cluster, namespace)
+
+    def audited(self, advance: Callable[[], None] | None = None) -> Iterator[Audited]:
+        """Each InferenceService audited (sorted by namespace, then name), counted
+        in the summary as it comes."""
+        from modetable.audit.fleet import audit_fleet
+
+        for audited in audit_fleet(
+            self.policy, self.cluster, candidates=self.candidates, advance=advance, isvcs=self.isvcs
+        ):
+            if self.concerns.item(audited):
+                self.summary.add(audited)
+                yield audited
+
+    def item(self, audited: Audited) -> AuditItem:
+        return AuditItem(audited=audited, candidates=self.candidates)
+
+    def trailer(self) -> dict[str, Any]:
+        """What follows `items` in the JSON: the manifests' findings, the
+        summary, the rules (asked for once every item is made)."""
+        from modetable.audit.findings import finding_json
+
+        return {
+            "manifest_findings": [finding_json(f) for f in self.summary.manifest_findings],
+            "summary": self.summary.as_json(),
+            "rules": rules_json(self.policy),
+        }
+
+
+@attrs.frozen(eq=False)
+class AuditResult:
+    """`modetable audit`: every InferenceService audited, and the summary."""
+
+    items: tuple[AuditItem, ...]
+    _trailer: dict[str, Any] = attrs.field(alias="trailer", repr=False)
+    _failing: frozenset[str] = attrs.field(alias="failing", repr=False)
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """The counts (`summary` of the JSON)."""
+        return to_plain(self._trailer["summary"])
+
+    def fails(self, severity: str | None = "error") -> bool:
+        """Whether a finding is `severity` or more severe (`error`, `warning`,
+        `info`; None: never): the command's exit code 1 under `--fail-on`."""
+        return severity is not None and severity in self._failing
+
+    def to_json(self) -> dict[str, Any]:
+        """What `modetable audit -o json` prints (docs/json.md)."""
+        return {"items": [item.to_json() for item in self.items], **to_plain(self._trailer)}
+
+
+def audit_result(
+    policy: Policy,
+    cluster: Cluster,
+    rejected: Sequence[Rejected] = (),
+    *,
+    namespace: str | None = None,
+    candidates: bool = False,
+) -> AuditResult:
+    from modetable.audit.findings import SEVERITIES
+
+    run = AuditRun(policy, cluster, rejected, namespace=namespace, candidates=candidates)
+    items = tuple(run.item(audited) for audited in run.audited())
+    failing = frozenset(s for s in SEVERITIES if run.summary.fails(s))
+    return AuditResult(items=items, trailer=run.trailer(), failing=failing)
+
+
+def to_plain(value: Any) -> Any:
+    """A copy of a JSON document (dicts, lists, scalars), nothing shared with it."""
+    if isinstance(value, dict):
+        return {key: to_plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [to_plain(item) for item in value]
+    return value

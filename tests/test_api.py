@@ -1,0 +1,462 @@
+"""The Python API's surface: the names `import modetable` offers and what each
+promises (types, docstrings, errors, warnings), objects given in memory, and
+that importing it imports nothing else."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import subprocess
+import sys
+
+import attrs
+import pytest
+import yaml
+from conftest import EXAMPLES, ROOT, RULES, isvc_doc, model_doc, runtime_doc
+
+import modetable
+
+FUNCTIONS = ("load_rules", "select", "effective", "admit", "match", "audit_cluster")
+
+
+@pytest.fixture(scope="module")
+def policy():
+    return modetable.load_rules(RULES).at("v1.3")
+
+
+@pytest.fixture(scope="module")
+def examples(policy):
+    return modetable.Cluster.from_paths(EXAMPLES, rules=policy)
+
+
+def documents() -> list:
+    """The example manifests as PyYAML gives them."""
+    files = sorted(EXAMPLES.glob("*.yaml"))
+    return [doc for path in files for doc in yaml.safe_load_all(path.read_text())]
+
+
+# --- the surface ----------------------------------------------------------------
+
+
+def test_import_modetable_imports_nothing_else():
+    """The engine is imported when a name is first used (PEP 562), so importing
+    the package costs what `modetable --version` costs at most."""
+    code = (
+        "import sys; before = set(sys.modules); import modetable; "
+        "print(sorted(set(sys.modules) - before))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert found.stdout.strip() == "['modetable']"
+
+
+def test_every_public_name_is_there_documented_and_typed():
+    assert sorted(modetable.__all__) == modetable.__all__
+    assert sorted(dir(modetable)) == dir(modetable)
+    assert set(modetable.__all__) <= set(dir(modetable))
+    for name in modetable.__all__:
+        value = getattr(modetable, name)
+        assert inspect.getdoc(value), name
+        if inspect.isfunction(value):
+            signature = inspect.signature(value)
+            assert signature.return_annotation is not inspect.Signature.empty, name
+            assert all(
+                p.annotation is not inspect.Parameter.empty for p in signature.parameters.values()
+            ), name
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        _ = modetable.nothing
+
+
+def test_the_results_are_frozen(policy, examples):
+    ref = examples.isvcs[0]
+    for result in (
+        modetable.select(policy, examples, ref),
+        modetable.effective(policy, examples, ref),
+        modetable.admit(policy, examples, ref),
+        modetable.match(policy, examples, ref),
+        modetable.audit_cluster(policy, examples),
+        policy,
+        examples,
+        modetable.load_rules(RULES),
+    ):
+        assert attrs.has(type(result)), type(result)
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            result.anything = 1
+
+
+def test_a_policy_and_a_cluster_fill_nothing_after_they_are_made():
+    """Every cached property of the engine's Policy and Cluster is computed when
+    they are made, so threads sharing them never fill one at the same time."""
+    found = modetable.load_rules(RULES).at()
+    cluster = modetable.Cluster.from_paths(EXAMPLES, rules=found)
+    from modetable.api.cluster import engine_cluster
+    from modetable.api.rules import engine_policy
+
+    engine = engine_policy(found)
+    shared = (engine, engine_cluster(cluster, engine))
+    for value in shared:
+        cls = type(value)
+        lazy = _cached_properties(cls)
+        assert lazy, cls  # the test sees them
+        for name in lazy:
+            # The slot itself, not the attribute (which would compute it now).
+            cls.__dict__[name].__get__(value, cls)
+
+
+def _cached_properties(cls: type) -> list[str]:
+    """The names of the cached properties of `cls` as its source writes them
+    (attrs turns them into slots)."""
+    import ast
+
+    source = inspect.getsource(inspect.getmodule(cls))
+    tree = next(
+        n
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.ClassDef) and n.name == cls.__name__
+    )
+    return [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+        and any(getattr(d, "id", None) == "cached_property" for d in node.decorator_list)
+    ]
+
+
+# --- rules and policies -----------------------------------------------------------
+
+
+def test_rules_and_a_policy(policy):
+    rules = modetable.load_rules(RULES)
+    assert rules.file == str(RULES)
+    assert rules.versions == ("v1.2.2", "v1.3")
+    assert rules.default_version == "v1.3"
+    found = rules.at("1.3.1")
+    assert (found.release, found.version, found.file, found.warning) == (
+        "v1.3.1",
+        "v1.3",
+        str(RULES),
+        None,
+    )
+
+
+def test_a_release_newer_than_the_rules_is_a_warning():
+    rules = modetable.load_rules(RULES)
+    with pytest.warns(modetable.ModetableWarning) as said:
+        found = rules.at("v1.4.0")
+    text = (
+        "OME v1.4.0 is newer than these rules describe: they were written for v1.3 "
+        "(v1.3.x); using the v1.3 rules"
+    )
+    assert [str(w.message) for w in said] == [text]
+    assert said[0].filename == __file__  # the caller's line, not modetable's
+    assert (found.version, found.warning) == ("v1.3", text)
+
+
+def test_a_release_older_than_the_rules_is_an_error():
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.load_rules(RULES).at("v1.1")
+    assert str(raised.value) == (
+        "OME v1.1 is older than these rules describe: they cover v1.2.2 to v1.3.x"
+    )
+    assert raised.value.code == modetable.ErrorCode.UNKNOWN_VERSION
+
+
+def test_rules_that_do_not_load_are_an_error_list(tmp_path):
+    broken = tmp_path / "modes.yaml"
+    broken.write_text("versions: [1\n")
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.load_rules(broken)
+    assert raised.value.location.file == str(broken)
+
+
+# --- clusters -----------------------------------------------------------------------
+
+
+def test_a_cluster_from_paths(examples):
+    assert examples.isvcs == ("llama-demo/llama-3-70b",)
+    assert examples.runtimes == (
+        "srt-llama-3-3-70b-instruct",
+        "srt-llama-3-3-70b-instruct-multinode",
+    )
+    assert examples.models == ("llama-3-3-70b-instruct",)
+    assert (examples.skipped, examples.warnings) == (0, ())
+
+
+def test_a_cluster_from_paths_refuses_what_the_commands_refuse(tmp_path, policy):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("kind: InferenceService\nmetadata:\n  name: a\nspec:\n  model: 3\n")
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.Cluster.from_paths(bad, rules=policy)
+    assert str(raised.value) == f"{bad}:5:10: spec.model must be a mapping, got the number 3"
+    with pytest.raises(modetable.ModetableError, match="no manifests given"):
+        modetable.Cluster.from_paths(rules=policy)
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.Cluster.from_paths(tmp_path / "absent.yaml", rules=policy)
+    assert raised.value.location.file == str(tmp_path / "absent.yaml")
+
+
+def test_objects_in_memory_read_as_files_do(policy, examples):
+    in_memory = modetable.Cluster.from_objects(documents(), rules=policy)
+    assert (in_memory.isvcs, in_memory.runtimes, in_memory.models) == (
+        examples.isvcs,
+        examples.runtimes,
+        examples.models,
+    )
+    ref = examples.isvcs[0]
+    by_file = modetable.select(policy, examples, ref).to_json()
+    by_object = modetable.select(policy, in_memory, ref).to_json()
+    assert by_object["message"] == by_file["message"]
+    assert by_object["components"] == by_file["components"]
+
+
+def test_a_list_and_empty_documents(policy):
+    listed = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [model_doc("m"), runtime_doc("rt"), isvc_doc("svc", "ns")],
+    }
+    cluster = modetable.Cluster.from_objects([None, listed, {"kind": "ConfigMap"}], rules=policy)
+    assert (cluster.isvcs, cluster.runtimes, cluster.models, cluster.skipped) == (
+        ("ns/svc",),
+        ("rt",),
+        ("m",),
+        1,
+    )
+
+
+def _refused(policy, objects) -> modetable.ModetableError:
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.Cluster.from_objects(objects, rules=policy)
+    return raised.value
+
+
+def test_an_error_names_the_object_and_the_field(policy):
+    isvc = isvc_doc("svc", "ns", model={"name": 3})
+    error = _refused(policy, [model_doc("m"), isvc])
+    assert str(error) == (
+        "InferenceService ns/svc (objects[1]) at spec.model.name: "
+        "spec.model.name must be a string, got the number 3"
+    )
+    assert (error.location.file, error.location.field, error.location.line) == (
+        "InferenceService ns/svc (objects[1])",
+        "spec.model.name",
+        None,
+    )
+
+
+def test_an_object_without_a_namespace_is_named_as_the_cluster_will(policy):
+    isvc = isvc_doc("svc", "ns")
+    del isvc["metadata"]["namespace"]
+    isvc["metadata"]["annotations"] = {"ome.io/deploymentMode": 3}
+    assert str(_refused(policy, [isvc])) == (
+        "InferenceService default/svc (objects[0]) at "
+        "metadata.annotations[ome.io/deploymentMode]: "
+        "metadata.annotations[ome.io/deploymentMode] must be a string, got the number 3 "
+        "(quote it in YAML)"
+    )
+
+
+def test_list_items_and_unnamed_objects_say_where_they_stood(policy):
+    listed = {"kind": "List", "items": [model_doc("m"), {"kind": "InferenceService"}]}
+    assert str(_refused(policy, [listed])) == (
+        "InferenceService (objects[0].items[1]): InferenceService has no metadata"
+    )
+    assert str(_refused(policy, ["text"])) == (
+        "objects[0]: a manifest must be a mapping, got the string 'text'"
+    )
+    assert str(_refused(policy, [{"kind": "List", "items": 3}])) == (
+        "List (objects[0]) at items: items of a List must be a list"
+    )
+
+
+def test_values_beyond_json_are_refused_at_their_place(policy):
+    isvc = isvc_doc("svc", "ns")
+    isvc["spec"]["engine"] = {"runner": {"args": [1, {1, 2}]}}
+    assert str(_refused(policy, [isvc])) == (
+        "InferenceService ns/svc (objects[0]) at spec.engine.runner.args[1]: "
+        "a set is not a JSON value: pass objects as json.load or yaml.safe_load give them "
+        "(a Kubernetes client model: ApiClient().sanitize_for_serialization(obj))"
+    )
+    isvc["spec"]["engine"] = {("a", "b"): 1}
+    assert str(_refused(policy, [isvc])) == (
+        "InferenceService ns/svc (objects[0]) at spec.engine: "
+        "a mapping key must be a string, not a tuple"
+    )
+    isvc["spec"]["engine"] = {"x": 10**101}
+    assert str(_refused(policy, [isvc])) == (
+        "InferenceService ns/svc (objects[0]) at spec.engine.x: a number of more than 100 "
+        "digits is longer than the limit; make it a string"
+    )
+    isvc["spec"]["engine"] = {"x": "\ud800"}
+    assert str(_refused(policy, [isvc])) == (
+        "InferenceService ns/svc (objects[0]) at spec.engine.x: the string holds U+D800, "
+        "which is not a character (a lone surrogate)"
+    )
+
+
+def test_objects_that_hold_themselves_or_nest_too_deep_are_refused(policy):
+    isvc = isvc_doc("svc", "ns")
+    isvc["spec"]["engine"] = loop = {}
+    loop["again"] = loop
+    assert str(_refused(policy, [isvc])) == (
+        "InferenceService ns/svc (objects[0]) at spec.engine.again: "
+        "the object holds itself (a mapping or list inside itself)"
+    )
+    deep: dict = {}
+    isvc["spec"]["engine"] = deep
+    for _ in range(300):
+        deep["d"] = deep = {}
+    error = _refused(policy, [isvc])
+    assert error.message == "the object is nested deeper than the limit of 200"
+
+
+def test_shared_values_are_copied_and_the_callers_objects_untouched(policy):
+    shared = {"name": "m"}
+    objects = [model_doc("m"), isvc_doc("a", "ns", model=shared), isvc_doc("b", "ns", model=shared)]
+    before = json.dumps(objects, sort_keys=True)
+    cluster = modetable.Cluster.from_objects(objects, rules=policy)
+    assert cluster.isvcs == ("ns/a", "ns/b")
+    shared["name"] = "changed"  # afterwards: the cluster keeps what it read
+    assert (
+        modetable.select(policy, cluster, "ns/a").to_json()["message"]
+        == (modetable.select(policy, cluster, "ns/b").to_json()["message"])
+    )
+    assert "changed" not in json.dumps(modetable.select(policy, cluster, "ns/a").to_json())
+    shared["name"] = "m"
+    assert json.dumps(objects, sort_keys=True) == before
+
+
+def test_a_timestamp_pyyaml_read_is_its_text(policy):
+    import datetime
+
+    isvc = isvc_doc("svc", "ns")
+    isvc["metadata"]["creationTimestamp"] = datetime.datetime(2025, 1, 2, 3, 4, 5)
+    cluster = modetable.Cluster.from_objects([model_doc("m"), isvc], rules=policy)
+    assert cluster.isvcs == ("ns/svc",)
+
+
+def test_duplicates_are_a_warning(policy):
+    objects = [model_doc("m"), isvc_doc("svc", "ns"), isvc_doc("svc", "ns")]
+    with pytest.warns(modetable.ModetableWarning) as said:
+        cluster = modetable.Cluster.from_objects(objects, rules=policy)
+    text = (
+        "InferenceService ns/svc (objects[2]): InferenceService ns/svc is defined twice "
+        "(first at InferenceService ns/svc (objects[1])); the later one is used, "
+        "as kubectl apply would leave it"
+    )
+    assert [str(w.message) for w in said] == [text]
+    assert said[0].filename == __file__
+    assert cluster.warnings == (text,)
+
+
+def test_a_lenient_cluster_leaves_out_what_does_not_read_and_the_audit_says_so(policy):
+    objects = [model_doc("m"), isvc_doc("good", "ns"), isvc_doc("bad", "ns", model=3)]
+    with pytest.raises(modetable.ModetableError):
+        modetable.Cluster.from_objects(objects, rules=policy)
+    cluster = modetable.Cluster.from_objects(objects, rules=policy, lenient=True)
+    assert cluster.isvcs == ("ns/good",)
+    found = modetable.audit_cluster(policy, cluster).to_json()["manifest_findings"]
+    assert [(f["id"], f["object"]["name"]) for f in found] == [("manifest/invalid", "bad")]
+
+
+# --- deciding ---------------------------------------------------------------------
+
+
+def test_the_isvc_by_reference_or_as_an_object(policy, examples):
+    isvc = next(d for d in documents() if d["kind"] == "InferenceService")
+    by_ref = modetable.admit(policy, examples, "llama-demo/llama-3-70b")
+    by_name = modetable.admit(policy, examples, "llama-3-70b")
+    given = modetable.admit(policy, examples, isvc)
+    assert by_ref.to_json() == by_name.to_json()
+    assert given.to_json()["admission"] == by_ref.to_json()["admission"]
+    assert (given.isvc, given.allowed, given.denied_by) == (
+        "llama-demo/llama-3-70b",
+        False,
+        by_ref.denied_by,
+    )
+
+
+def test_an_isvc_not_among_the_objects_is_an_error(policy, examples):
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.select(policy, examples, "llama-demo/llama-3")
+    assert str(raised.value) == (
+        "no InferenceService 'llama-demo/llama-3' among the manifests "
+        '(did you mean "llama-demo/llama-3-70b"?)'
+    )
+
+
+def test_an_object_that_is_not_an_isvc_is_an_error(policy, examples):
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.admit(policy, examples, model_doc("m"))
+    assert (
+        str(raised.value)
+        == "the isvc argument: isvc must be an InferenceService, got a ClusterBaseModel"
+    )
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.admit(policy, examples, isvc_doc("svc", "ns", model={"name": 3}))
+    assert str(raised.value) == (
+        "InferenceService ns/svc (the isvc argument) at spec.model.name: "
+        "spec.model.name must be a string, got the number 3"
+    )
+
+
+def test_wrong_types_are_type_errors(policy, examples):
+    with pytest.raises(TypeError, match=re.escape("expected a modetable.Policy")):
+        modetable.select("v1.3", examples, "x")
+    with pytest.raises(TypeError, match=re.escape("expected a modetable.Cluster")):
+        modetable.select(policy, [], "x")
+    with pytest.raises(TypeError, match=re.escape("isvc must be NAMESPACE/NAME or the object")):
+        modetable.select(policy, examples, 3)
+    with pytest.raises(TypeError, match=re.escape("rules must be a modetable.Rules or Policy")):
+        modetable.Cluster.from_paths(EXAMPLES, rules=RULES)
+
+
+def test_a_cluster_read_with_other_rules_is_refused(tmp_path, policy, examples):
+    other = tmp_path / "modes.yaml"
+    other.write_text(RULES.read_text().replace("RuntimeNotFound", "RuntimeMissing"))
+    elsewhere = modetable.load_rules(other).at("v1.3")
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.select(elsewhere, examples, examples.isvcs[0])
+    assert str(raised.value) == (
+        f"the cluster was read with the rules of {RULES}, not those of {other}: "
+        "read it with rules=the policy"
+    )
+    # The same file loaded twice is the same rules.
+    again = modetable.load_rules(RULES).at("v1.3")
+    assert modetable.select(again, examples, examples.isvcs[0]).runtime is None
+
+
+def test_results_say_what_their_json_says(policy, examples):
+    ref = examples.isvcs[0]
+    selected = modetable.select(policy, examples, ref)
+    data = selected.to_json()
+    assert (selected.isvc, selected.version, selected.result, selected.runtime) == (
+        data["isvc"],
+        data["version"],
+        data["result"],
+        None,
+    )
+    assert (selected.named, selected.message, selected.allowed) == (
+        data["named"],
+        data["message"],
+        data["admission"]["allowed"],
+    )
+    assert selected.modes == {"engine": "OMENative"}
+    found = modetable.effective(policy, examples, ref, runtime="srt-llama-3-3-70b-instruct")
+    assert (found.runtime, found.named, found.selected, found.modes, found.reconcile) == (
+        "srt-llama-3-3-70b-instruct",
+        False,
+        False,
+        {"engine": "OMENative"},
+        {},
+    )
+    matched = modetable.match(policy, examples, ref)
+    assert (matched.passing, matched.ok) == (("srt-llama-3-3-70b-instruct",), True)
+    audit = modetable.audit_cluster(policy, examples)
+    assert [(i.isvc, i.runtime, i.problems, i.severity) for i in audit.items] == [
+        (ref, None, ("denied", "no_runtime"), "error")
+    ]
+    assert (audit.fails(), audit.fails("warning"), audit.fails(None)) == (True, True, False)
+    assert audit.summary == audit.to_json()["summary"]
