@@ -19,6 +19,26 @@ SPEC_DIR = SHARED / "spec"
 CATALOG = SHARED / "ome-catalog"
 EXAMPLES = ROOT / "examples"
 RULES = ROOT / "rules" / "modes.yaml"
+# The admission checks of the shipped rules in force in v1.3, in the order they run.
+ADMISSION_V13 = (
+    "service-mode-values",
+    "model-name-required",
+    "decoder-requires-engine",
+    "leader-worker-pairing",
+    "lean-multi-pod-runner",
+    "engine-decoder-agree",
+    "scale-to-zero",
+    "replica-bounds",
+    "rollout-policy-refs",
+    "rollout-plan-size",
+    "rollout-canary",
+    "rollout-coordination",
+    "deployment-strategy-ignored",
+    "model-or-runtime-required",
+    "runtime-pin",
+    "model-exists",
+    "runtime-resolution",
+)
 
 
 def need(path: Path) -> Path:

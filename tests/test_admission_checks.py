@@ -14,25 +14,11 @@ from typing import Any
 import attrs
 import pytest
 import yaml
+from conftest import ADMISSION_V13 as V13
 from conftest import format_entry, llama_model_spec, model_doc, run_cli, runtime_doc
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
 PICKED = "Runtime rt will be auto-selected for model m"
-V13 = (
-    "service-mode-values",
-    "model-name-required",
-    "decoder-requires-engine",
-    "leader-worker-pairing",
-    "lean-multi-pod-runner",
-    "engine-decoder-agree",
-    "scale-to-zero",
-    "replica-bounds",
-    "deployment-strategy-ignored",
-    "model-or-runtime-required",
-    "runtime-pin",
-    "model-exists",
-    "runtime-resolution",
-)
 
 
 def isvc(spec: dict[str, Any] | None = None, annotations: dict[str, str] | None = None) -> dict:
@@ -553,3 +539,520 @@ def test_a_wrong_type_is_bad_input_on_every_command(tmp_path):
     assert audit["items"] == []
     [finding] = audit["manifest_findings"]
     assert (finding["id"], finding["message"]) == ("manifest/invalid", said)
+
+
+# --- rollout groups (ValidateCanary, then ValidateCoordination) ----------------------
+
+PLAN_SIZE = {
+    "check": "rollout-plan-size",
+    "why": "a rollout group has an inline progression: its size is checked against the "
+    "operator's rollout.maxPinnedPlanBytes, which is not decided here",
+}
+GOOD_PLAN = {"steps": [{"capacity": "25%", "traffic": 10}, {"capacity": "100%", "traffic": 100}]}
+
+
+def canary(components: list[str], plan: dict | None = None, **group: Any) -> dict:
+    return {"components": components, "canary": plan if plan is not None else GOOD_PLAN, **group}
+
+
+def rollout(*groups: dict, **spec: Any) -> dict:
+    return {"rollout": {"groups": list(groups)}, **spec}
+
+
+def step(capacity: Any, traffic: int, **more: Any) -> dict:
+    return {"capacity": capacity, "traffic": traffic, **more}
+
+
+def analysis(**fields: Any) -> dict:
+    found = {"interval": "30s", "failureLimit": 1, "metrics": [metric()]}
+    found.update(fields)
+    return found
+
+
+def metric(**fields: Any) -> dict:
+    found = {"name": "errors", "query": "sum(rate(x[1m]))", "threshold": "0.01", "operator": "LT"}
+    found.update(fields)
+    return found
+
+
+NATIVE = {"deploymentMode": "OMENative"}
+PD = {"engine": {}, "decoder": {}}
+G0 = "spec.rollout.groups[0]"
+C0 = f"{G0}.canary"
+
+
+@attrs.frozen
+class RolloutCase:
+    id: str
+    spec: dict[str, Any]
+    denied_by: str | None
+    text: str | None = None
+    inline: bool = True  # an inline progression: the plan-size cap is not decided
+
+
+def _requires(check: str, component: str, mode: str, group: int = 0) -> str:
+    return (
+        f'spec.rollout.groups[{group}]: component "{component}" has deploymentMode="{mode}"; '
+        f"{check} requires OMENative ({check.capitalize()}RequiresOMENative)"
+    )
+
+
+ROLLOUT_CASES = [
+    RolloutCase("canary-native", rollout(canary(["engine"]), **NATIVE), None),
+    RolloutCase(
+        "canary-needs-omenative-declared",
+        rollout(canary(["engine"]), engine={"leader": {}, "worker": {}}),
+        "rollout-canary",
+        _requires("canary", "engine", ""),
+    ),
+    RolloutCase(
+        "canary-mode-as-written",
+        rollout(canary(["engine"]), engine=mode("omenative")),
+        "rollout-canary",
+        _requires("canary", "engine", "omenative"),
+    ),
+    RolloutCase(
+        "one-canary-run-per-unit",
+        rollout(canary(["engine"]), canary(["decoder"]), **PD, **NATIVE),
+        "rollout-canary",
+        'spec.rollout.groups: canary unit "engine" is driven by both groups[0] and groups[1]; '
+        "a unit may have at most one canary run (MultipleCanaryGroups)",
+    ),
+    RolloutCase(
+        "steps-empty",
+        rollout(canary(["engine"], {"steps": []}), **NATIVE),
+        "rollout-canary",
+        f"{C0}.steps must not be empty (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "interval-missing",
+        rollout(
+            canary(["engine"], {"steps": [step("100%", 100, analysis={"failureLimit": 1})]}),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f"{C0}.steps[0].analysis: interval must be > 0 (AnalysisInvalid)",
+    ),
+    RolloutCase(
+        "failure-limit-zero",
+        rollout(
+            canary(["engine"], {"steps": [step("100%", 100, analysis=analysis(failureLimit=0))]}),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f"{C0}.steps[0].analysis: failureLimit must be >= 1 (AnalysisInvalid)",
+    ),
+    RolloutCase(
+        "metrics-required",
+        rollout(
+            canary(["engine"], {"steps": [step("100%", 100, analysis=analysis(metrics=[]))]}),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f"{C0}.steps[0].analysis: at least one metric is required (AnalysisInvalid)",
+    ),
+    RolloutCase(
+        "metric-duplicate",
+        rollout(
+            canary(
+                ["engine"],
+                {"steps": [step("100%", 100, analysis=analysis(metrics=[metric(), metric()]))]},
+            ),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f'{C0}.steps[0].analysis.metrics[1]: duplicate metric name "errors" (AnalysisInvalid)',
+    ),
+    RolloutCase(
+        "query-blank",
+        rollout(
+            canary(
+                ["engine"],
+                {"steps": [step("100%", 100, analysis=analysis(metrics=[metric(query=" \t")]))]},
+            ),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f'{C0}.steps[0].analysis.metrics[0] ("errors"): query must not be empty (AnalysisInvalid)',
+    ),
+    RolloutCase(
+        "threshold-not-numeric",
+        rollout(
+            canary(
+                ["engine"],
+                {
+                    "steps": [
+                        step("100%", 100, analysis=analysis(metrics=[metric(threshold="1_0")]))
+                    ]
+                },
+            ),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f'{C0}.steps[0].analysis.metrics[0] ("errors"): threshold "1_0" must be numeric '
+        "(AnalysisInvalid)",
+    ),
+    RolloutCase(
+        "operator-unknown",
+        rollout(
+            canary(
+                ["engine"],
+                {"steps": [step("100%", 100, analysis=analysis(metrics=[metric(operator="EQ")]))]},
+            ),
+            **NATIVE,
+        ),
+        "rollout-canary",
+        f'{C0}.steps[0].analysis.metrics[0] ("errors"): operator "EQ" must be one of '
+        "LT/LTE/GT/GTE (AnalysisInvalid)",
+    ),
+    RolloutCase(
+        "ready-timeout-zero",
+        rollout(canary(["engine"], {**GOOD_PLAN, "readyTimeout": "0s"}), **NATIVE),
+        "rollout-canary",
+        f"{C0}.readyTimeout must be > 0 when set (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "final-traffic",
+        rollout(canary(["engine"], {"steps": [step("100%", 50)]}), **NATIVE),
+        "rollout-canary",
+        f"{C0} final step traffic must be 100, got 50 (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "capacity-quoted-count",
+        rollout(canary(["engine"], {"steps": [step("3", 0), step("100%", 100)]}), **NATIVE),
+        "rollout-canary",
+        f'{C0}.steps[0].capacity: capacity "3" is not a percentage \u2014 use "<N>%" for a '
+        "fraction of desired replicas, or an unquoted integer for an absolute count "
+        "(CanaryInvalid)",
+    ),
+    RolloutCase(
+        "capacity-negative",
+        rollout(canary(["engine"], {"steps": [step(-1, 0), step("100%", 100)]}), **NATIVE),
+        "rollout-canary",
+        f"{C0}.steps[0].capacity: capacity -1 must not be negative (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "capacity-bad-percent",
+        rollout(canary(["engine"], {"steps": [step("1.5%", 0), step("100%", 100)]}), **NATIVE),
+        "rollout-canary",
+        f'{C0}.steps[0].capacity: capacity "1.5%" is not a valid percentage \u2014 use "<N>%" '
+        "with integer N in [0,100] (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "capacity-over-full",
+        rollout(canary(["engine"], {"steps": [step("150%", 0), step("100%", 100)]}), **NATIVE),
+        "rollout-canary",
+        f'{C0}.steps[0].capacity: capacity "150%" must not exceed 100% (capacity is a fraction '
+        "of desired replicas) (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "traffic-decreasing",
+        rollout(
+            canary(["engine"], {"steps": [step(2, 50), step(1, 20), step("100%", 100)]}), **NATIVE
+        ),
+        "rollout-canary",
+        f"{C0}.steps[1].traffic: traffic 20 must be >= the previous step's 50 (canary weights "
+        "are non-decreasing) (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "traffic-to-zero-capacity",
+        rollout(canary(["engine"], {"steps": [step("0%", 5), step("100%", 100)]}), **NATIVE),
+        "rollout-canary",
+        f'{C0}.steps[0].capacity: capacity "0%" resolves to zero new capacity but traffic is 5 '
+        "\u2014 a step cannot send traffic to zero capacity (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "final-capacity",
+        rollout(canary(["engine"], {"steps": [step("50%", 100)]}), **NATIVE),
+        "rollout-canary",
+        f"{C0}.steps[0].capacity: final step capacity must be 100% (rollout completes at full "
+        'capacity), got "50%" (CanaryInvalid)',
+    ),
+    RolloutCase(
+        "plan-before-members",
+        rollout(canary(["gateway"], {"steps": []}), **NATIVE),
+        "rollout-canary",
+        f"{C0}.steps must not be empty (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "canary-member-unknown",
+        rollout(canary(["gateway"]), **NATIVE),
+        "rollout-canary",
+        f'{G0}: canary component "gateway" is not one of router/engine/decoder (CanaryInvalid)',
+    ),
+    RolloutCase(
+        "canary-member-undeclared",
+        rollout(canary(["router"]), **NATIVE),
+        "rollout-canary",
+        f'{G0}: canary component "router" is not declared on the InferenceService (CanaryInvalid)',
+    ),
+    RolloutCase(
+        "canary-entrypoint",
+        rollout(canary(["decoder"]), **PD, **NATIVE),
+        "rollout-canary",
+        f'{G0}: a canary group covering the "engine" unit must include its entrypoint Component '
+        '"engine" \u2014 that is what the step machine and traffic weight are driven through '
+        "(CanaryInvalid)",
+    ),
+    RolloutCase(
+        "canary-engine-without-decoder",
+        rollout(canary(["engine"]), **PD, **NATIVE),
+        "rollout-canary",
+        f"{G0}: this InferenceService declares both engine and decoder, so a canary group naming "
+        "either must name both \u2014 they roll as one unit (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "canary-maintain-ratio",
+        rollout(canary(["engine", "decoder"], maintainRatio={"tolerance": 10}), **PD, **NATIVE),
+        "rollout-canary",
+        f"{G0}: maintainRatio is not honored on a canary group (the canary engine does not "
+        "enforce it) \u2014 remove it, or use a blueGreen/rollingUpdate group for ratio-guarded "
+        "rollout (CanaryInvalid)",
+    ),
+    RolloutCase(
+        "pd-canary-native",
+        rollout(canary(["engine", "decoder"]), **PD, **NATIVE),
+        None,
+    ),
+    # ValidateCoordination: the other groups (blueGreen, rollingUpdate, or none given).
+    RolloutCase(
+        "blue-green-needs-omenative",
+        rollout({"components": ["engine"], "blueGreen": {}}),
+        "rollout-coordination",
+        _requires("coordination", "engine", ""),
+    ),
+    RolloutCase(
+        "no-progression-is-blue-green",
+        rollout({"components": ["engine"]}, engine=mode("MultiNodeRayVLLM"), **NATIVE),
+        "rollout-coordination",
+        _requires("coordination", "engine", "MultiNodeRayVLLM"),
+        inline=False,
+    ),
+    RolloutCase(
+        "coordination-native",
+        rollout({"components": ["engine", "decoder"], "rollingUpdate": {}}, **PD, **NATIVE),
+        None,
+    ),
+    RolloutCase(
+        "coordination-member-unknown",
+        rollout({"components": ["engine", "Router"], "blueGreen": {}}, **NATIVE),
+        "rollout-coordination",
+        f'{G0}: component "Router" is not one of router/engine/decoder '
+        "(InvalidComponentInCoordinationGroup)",
+    ),
+    RolloutCase(
+        "order-not-member",
+        rollout({"components": ["engine"], "order": ["router"]}, **NATIVE),
+        "rollout-coordination",
+        f'{G0}: order entry "router" is not in components (InvalidCoordinationOrder)',
+        inline=False,
+    ),
+    RolloutCase(
+        "order-twice",
+        rollout({"components": ["engine"], "order": ["engine", "engine"]}, **NATIVE),
+        "rollout-coordination",
+        f'{G0}: order entry "engine" appears more than once (SequentialDuplicateOrder)',
+        inline=False,
+    ),
+    RolloutCase(
+        "member-in-two-groups-canary-included",
+        rollout(canary(["engine"]), {"components": ["engine"]}, **NATIVE),
+        "rollout-coordination",
+        'spec.rollout.groups: component "engine" appears in groups[0] and groups[1] '
+        "(DuplicateComponentInCoordinationGroups)",
+    ),
+    RolloutCase(
+        "orphans-listed-together",
+        rollout({"components": ["engine"]}, {"components": ["decoder", "router"]}, **NATIVE),
+        "rollout-coordination",
+        'spec.rollout.groups[1]: component(s) "decoder", "router" not declared on the '
+        "InferenceService (OrphanCoordinationGroup)",
+        inline=False,
+    ),
+    RolloutCase(
+        "canary-before-coordination",
+        rollout(canary(["engine"]), {"components": ["router"], "blueGreen": {}}, router={}),
+        "rollout-canary",
+        _requires("canary", "engine", ""),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", ROLLOUT_CASES, ids=[c.id for c in ROLLOUT_CASES])
+def test_rollout_groups_in_v13(tmp_path, case):
+    docs = [isvc(case.spec), *cluster_docs()]
+    verdict = admission_everywhere(tmp_path, docs, "v1.3")
+    ran = V13[: V13.index(case.denied_by) + 1] if case.denied_by else V13
+    assert verdict == {
+        "allowed": case.denied_by is None,
+        "message": None if case.denied_by is None else WEBHOOK + (case.text or ""),
+        "warnings": [] if case.denied_by else [PICKED],
+        "denied_by": case.denied_by,
+        "warning_checks": [] if case.denied_by else ["runtime-resolution"],
+        "checked": [c for c in ran if not (case.inline and c == "rollout-plan-size")],
+        "not_checked": [PLAN_SIZE] if case.inline else [],
+    }
+
+
+def test_a_policy_ref_group_is_not_decided(tmp_path):
+    """Off by default, the RolloutPolicy feature denies every policyRef
+    (RolloutPolicyRefUnsupported): modetable does not decide the groups."""
+    ref = {"components": ["engine"], "policyRef": {"name": "p", "progression": "canary"}}
+    docs = [isvc(rollout(ref)), *cluster_docs()]
+    verdict = admission_everywhere(tmp_path, docs, "v1.3")
+    after = (
+        "a rollout group has a policyRef: whether the webhook gets this far depends on the "
+        "cluster's RolloutPolicy feature, which is not decided here"
+    )
+    skipped = ("rollout-policy-refs", "rollout-canary", "rollout-coordination")
+    assert verdict == {
+        "allowed": True,
+        "message": None,
+        "warnings": [PICKED],
+        "denied_by": None,
+        "warning_checks": ["runtime-resolution"],
+        "checked": [c for c in V13 if c not in skipped],
+        "not_checked": [
+            {
+                "check": "rollout-policy-refs",
+                "why": "a rollout group has a policyRef: the webhook denies it "
+                "(RolloutPolicyRefUnsupported) unless the cluster has the RolloutPolicy "
+                "feature, which is off by default and not decided here",
+            },
+            {"check": "rollout-canary", "why": after},
+            {"check": "rollout-coordination", "why": after},
+        ],
+    }
+
+
+def test_v122_had_no_rollout_checks(tmp_path):
+    docs = [isvc(rollout(canary(["engine"]))), *cluster_docs()]
+    verdict = admission_everywhere(tmp_path, docs, "v1.2.2")
+    assert (verdict["allowed"], verdict["not_checked"]) == (True, [])
+
+
+def test_a_duration_that_does_not_parse_is_bad_input(tmp_path):
+    plan = {"steps": [step("100%", 100, analysis=analysis(interval="30 s"))]}
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all([isvc(rollout(canary(["engine"], plan))), *cluster_docs()]))
+    run = run_cli("admit", "--isvc", "ns/svc", str(path))
+    assert run.code == 2
+    assert run.err.endswith(
+        "spec.rollout.groups[0].canary.steps[0].analysis.interval must be a duration "
+        "(such as 30s), got the string '30 s'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "parses"),
+    [
+        ("0.01", True),
+        ("-1e3", True),
+        (".5", True),
+        ("5.", True),
+        ("Inf", True),
+        ("-infinity", True),
+        ("NaN", True),
+        ("0x1p-2", True),
+        ("1e400", False),
+        ("1_000", False),
+        (" 1", False),
+        ("-nan", False),
+        ("", False),
+        ("0x10", False),
+    ],
+)
+def test_thresholds_parse_as_go_parses_floats(text, parses):
+    from modetable.admission.rollout import go_parses_float
+
+    assert go_parses_float(text) is parses
+
+
+@pytest.mark.parametrize(
+    ("text", "nanoseconds"),
+    [
+        ("30s", 30_000_000_000),
+        ("1h2m", 3_720_000_000_000),
+        ("1.5ms", 1_500_000),
+        ("-2s", -2_000_000_000),
+        ("0", 0),
+        ("0s", 0),
+        ("1\u00b5s", 1_000),
+        ("1", None),
+        ("", None),
+        ("s", None),
+        ("1d", None),
+    ],
+)
+def test_durations_parse_as_go_parses_them(text, nanoseconds):
+    from modetable.admission.rollout import go_duration_nanoseconds
+
+    assert go_duration_nanoseconds(text) == nanoseconds
+
+
+# --- the controller: an InferenceService in VirtualDeployment --------------------------
+
+
+def test_a_virtual_inference_service_with_no_runtime_for_its_model(tmp_path):
+    """The facts sheet's example: the webhook runs every check (and denies: no
+    runtime for the model); the controller, for an InferenceService it already
+    has, resolves no model and no runtime and marks it Ready."""
+    docs = [
+        isvc({}, annotations={"ome.io/deploymentMode": "VirtualDeployment"}),
+        model_doc("m", **llama_model_spec()),
+    ]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    data = run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json").json()
+    missing = (
+        "no runtime found to support model safetensors with format safetensors in namespace ns"
+    )
+    assert {k: data[k] for k in ("result", "runtime", "named", "message")} == {
+        "result": "none",
+        "runtime": None,
+        "named": False,
+        "message": missing,
+    }
+    assert data["admission"] == {
+        "allowed": False,
+        "message": WEBHOOK + "no supporting runtime found for model m and engine does not have "
+        "complete runner configuration: " + missing,
+        "warnings": [],
+        "denied_by": "runtime-resolution",
+        "warning_checks": [],
+        "checked": list(V13),
+        "not_checked": [],
+    }
+    assert data["events"] == [
+        {
+            "type": "Normal",
+            "reason": "InferenceServiceReady",
+            "message": "InferenceService [svc] is Ready",
+        }
+    ]
+    assert data["conditions"] == [
+        {
+            "type": "Ready",
+            "status": "True",
+            "reason": "VirtualDeployment",
+            "message": "InferenceService is in VirtualDeployment mode",
+            "severity": None,
+        }
+    ]
+    assert data["components"] == {
+        "engine": {"mode": "VirtualDeployment", "source": "ServiceAnnotation"}
+    }
+    assert data["reconcile"] == {}
+
+
+def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):
+    docs = [
+        isvc({}, annotations={"ome.io/deploymentMode": "VirtualDeployment"}),
+        model_doc("m", **llama_model_spec()),
+    ]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    data = run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json", "--ome-version", "v1.2.2")
+    events = data.json()["events"]
+    assert [e["reason"] for e in events] == ["RuntimeSelectionError"]
+    assert data.json()["conditions"] == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import typing
 
 import pytest
+from conftest import ADMISSION_V13 as V13
 from conftest import cluster_of, format_entry, isvc_doc, llama_model_spec, model_doc, runtime_doc
 
 from modetable.admission import STAGE_ORDER, admission_json, admit
@@ -17,22 +18,6 @@ from modetable.selection import select
 from modetable.versions import in_force
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
-# The checks in force in v1.3, in the order they run.
-V13 = (
-    "service-mode-values",
-    "model-name-required",
-    "decoder-requires-engine",
-    "leader-worker-pairing",
-    "lean-multi-pod-runner",
-    "engine-decoder-agree",
-    "scale-to-zero",
-    "replica-bounds",
-    "deployment-strategy-ignored",
-    "model-or-runtime-required",
-    "runtime-pin",
-    "model-exists",
-    "runtime-resolution",
-)
 
 
 def test_the_check_words_are_the_engines_kinds():

@@ -14,7 +14,7 @@ from modetable.admission.engine import (
     admission_json,
     admit,
 )
-from modetable.admission.fields import check_fields
+from modetable.admission.inputs import check_fields
 
 __all__ = [
     "STAGE_ORDER",

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from modetable.admission.kinds import CHECKS, Inputs, Shown
+from modetable.admission.kinds import CHECKS, Inputs, Shown, undecided
 from modetable.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 
@@ -88,7 +88,12 @@ def admit(
     for rule in ordered:
         if only is not None and rule.id not in only:
             continue
-        verdict = CHECKS[rule.check](attrs.evolve(inputs, checked=tuple(checked)), rule)
+        here = attrs.evolve(inputs, checked=tuple(checked))
+        why = undecided(here, rule)
+        if why is not None:
+            not_checked.append(NotChecked(rule.id, why))
+            continue
+        verdict = CHECKS[rule.check](here, rule)
         if verdict is None:
             continue
         if verdict.not_checked is not None:

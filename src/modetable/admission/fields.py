@@ -27,7 +27,7 @@ __all__ = [
     "Reader",
     "all_hold",
     "case_values",
-    "check_fields",
+    "check_test_fields",
     "fields_read",
     "holds",
     "read_fields",
@@ -257,7 +257,7 @@ def read_fields(policy: Policy) -> tuple[tuple[str, str | None, str], ...]:
     return tuple(found)
 
 
-def check_fields(policy: Policy, isvc: Manifest) -> None:
+def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     """Every field the checks read holds what OME's API would let it hold, and
     every mapping on the way to it is a mapping (a list at `*`): an object the
     API server would refuse is bad input, not a value read as unset."""

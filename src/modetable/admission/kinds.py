@@ -11,7 +11,8 @@ from typing import Literal
 import attrs
 
 from modetable import paths
-from modetable.admission.fields import Reader, all_hold, case_values
+from modetable.admission.fields import Reader, all_hold, case_values, holds
+from modetable.admission.rollout import canary_problem, coordination_problem
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import declares
 from modetable.rules.model import AdmissionRule
@@ -26,9 +27,12 @@ __all__ = [
     "Verdict",
     "agree_when_any",
     "allowed_values",
+    "canary",
+    "coordination",
     "fields",
     "model_exists",
     "selection",
+    "undecided",
 ]
 
 
@@ -104,14 +108,6 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     no `each`), the first case whose tests all hold gives its message. A
     denial check stops at the first; a warning check gives one per component."""
     policy, isvc = inputs.policy, inputs.isvc
-    undecided = rule.undecided
-    if (
-        undecided is not None
-        and undecided.when
-        and _after(inputs, undecided.after)
-        and all_hold(undecided.when, Reader(policy, isvc))
-    ):
-        return Verdict(not_checked=policy.message(undecided.why))
     if not all_hold(rule.guard, Reader(policy, isvc)):
         return PASS
     components: list[str | None] = [
@@ -152,6 +148,18 @@ def model_exists(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     return Verdict(denial=policy.message(rule.message or "", model=name, namespace=namespace))
 
 
+def canary(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """OME's ValidateCanary over the rollout groups whose progression is a
+    canary (admission/rollout.py): its first error."""
+    return Verdict(denial=canary_problem(inputs.policy, rule, inputs.isvc))
+
+
+def coordination(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """OME's ValidateCoordination up to its mode check, over every rollout
+    group (admission/rollout.py): its first error."""
+    return Verdict(denial=coordination_problem(inputs.policy, rule, inputs.isvc))
+
+
 def selection(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     """What runtime selection shows at admission for the outcomes in `outcomes`:
     its warnings, and its first denial; not decided when selection's outcome is
@@ -171,6 +179,18 @@ def selection(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     return Verdict(warnings=warnings, denial=denial)
 
 
+def undecided(inputs: Inputs, rule: AdmissionRule) -> str | None:
+    """Why `rule` is not decided for this InferenceService (any test of its
+    `undecided.when` holds, after the checks of `after`), or None."""
+    found = rule.undecided
+    if found is None or not found.when or not _after(inputs, found.after):
+        return None
+    reader = Reader(inputs.policy, inputs.isvc)
+    if any(holds(test, reader) for test in found.when):
+        return inputs.policy.message(found.why)
+    return None
+
+
 def _after(inputs: Inputs, checks: tuple[str, ...]) -> bool:
     """Whether every one of `checks` ran before (in this version)."""
     return all(c in inputs.checked for c in checks)
@@ -179,6 +199,8 @@ def _after(inputs: Inputs, checks: tuple[str, ...]) -> bool:
 CHECKS: dict[str, Check] = {
     "allowed_values": allowed_values,
     "agree_when_any": agree_when_any,
+    "canary": canary,
+    "coordination": coordination,
     "fields": fields,
     "model_exists": model_exists,
     "selection": selection,

@@ -25,6 +25,7 @@ __all__ = [
     "EXPLAIN_WORDS",
     "EXPLANATION_PARAMS",
     "MODE_FINDING_PARAMS",
+    "OUTCOMES_NOT_RESULTS",
     "OUTCOMES_WITH_A_RUNTIME",
     "PATH_PARAMS",
     "PLACEHOLDER_WORDS",
@@ -35,12 +36,14 @@ __all__ = [
     "AdmissionCheck",
     "AdmissionEmit",
     "AdmissionRule",
+    "CanaryMessages",
     "CheckCase",
     "CheckValue",
     "Compared",
     "Component",
     "ComponentName",
     "ConditionWord",
+    "CoordinationMessages",
     "Counts",
     "DeclarationTable",
     "Difference",
@@ -87,6 +90,7 @@ __all__ = [
     "RefLookup",
     "RejectionRow",
     "RejectionTable",
+    "RolloutFields",
     "Row",
     "RowCondition",
     "RuleFile",
@@ -131,7 +135,15 @@ SourceObject = Literal["isvc", "runtime", "runtime_resolved", "merged"]
 Origin = Literal["ome", "kubernetes", "modetable"]
 HitPolicy = Literal["UNIQUE", "FIRST", "ANY"]
 Stage = Literal["schema", "webhook"]
-AdmissionCheck = Literal["allowed_values", "agree_when_any", "fields", "model_exists", "selection"]
+AdmissionCheck = Literal[
+    "allowed_values",
+    "agree_when_any",
+    "fields",
+    "model_exists",
+    "selection",
+    "canary",
+    "coordination",
+]
 AdmissionEmit = Literal["denial", "warning"]
 # The tests a `fields` check makes on a value (admission/fields.py, TESTS).
 TestWord = Literal[
@@ -444,8 +456,8 @@ class CheckCase:
 @attrs.frozen
 class Undecided:
     """When a check's answer depends on the cluster's configuration, which
-    modetable cannot see: when every test of `when` holds (`fields`), or when
-    selection's outcome is one of `outcomes` (`selection`), and the checks of
+    modetable cannot see: when any test of `when` holds, or (a selection
+    check) when selection's outcome is one of `outcomes`, and the checks of
     `after` ran, the check is not run and the InferenceService's output says
     `why`."""
 
@@ -455,6 +467,97 @@ class Undecided:
     # Only when these checks ran before (and so passed): in a version without
     # them, the check is run as it is.
     after: tuple[Annotated[str, Ref("admission check")], ...] = ()
+
+
+@attrs.frozen
+class RolloutFields:
+    """Where an InferenceService's rollout groups are (`groups`, a path) and
+    what a group's fields, a canary plan's and a step's are called (OME's
+    RolloutGroup, GroupCanary, RolloutGroupStep, RolloutAnalysis). A group's
+    progression is its inline `canary`, `blue_green` or `rolling_update`, else
+    its `policy_ref`'s `progression`, else blueGreen; `canary_word` is how a
+    policyRef names the canary progression. `units`: a component that rolls in
+    another's canary unit (the decoder in the engine's)."""
+
+    groups: str
+    components: str
+    order: str
+    canary: str
+    blue_green: str
+    rolling_update: str
+    policy_ref: str
+    progression: str
+    canary_word: str
+    maintain_ratio: str
+    steps: str
+    ready_timeout: str
+    capacity: str
+    traffic: str
+    analysis: str
+    interval: str
+    failure_limit: str
+    metrics: str
+    metric_name: str
+    query: str
+    threshold: str
+    operator: str
+    operators: tuple[str, ...]
+    percent: str
+    full_traffic: int
+    units: dict[ComponentName, ComponentName] = attrs.Factory(dict)
+
+
+_GROUP = ("group",)
+_STEP = ("group", "step")
+_METRIC = ("group", "step", "metric", "name")
+
+
+@attrs.frozen
+class CanaryMessages:
+    """The texts of OME's ValidateCanary, by what each says (admission/rollout.py)."""
+
+    multiple_groups: Annotated[str, Ref("message", params=("unit", "first", "group"))]
+    steps_empty: Annotated[str, Ref("message", params=_GROUP)]
+    interval: Annotated[str, Ref("message", params=_STEP)]
+    failure_limit: Annotated[str, Ref("message", params=_STEP)]
+    metrics_required: Annotated[str, Ref("message", params=_STEP)]
+    metric_name_empty: Annotated[str, Ref("message", params=_METRIC)]
+    metric_duplicate: Annotated[str, Ref("message", params=_METRIC)]
+    query_empty: Annotated[str, Ref("message", params=_METRIC)]
+    threshold: Annotated[str, Ref("message", params=(*_METRIC, "threshold"))]
+    operator: Annotated[str, Ref("message", params=(*_METRIC, "operator"))]
+    ready_timeout: Annotated[str, Ref("message", params=_GROUP)]
+    final_traffic: Annotated[str, Ref("message", params=("group", "traffic"))]
+    capacity: Annotated[str, Ref("message", params=(*_STEP, "problem"))]
+    capacity_negative: Annotated[str, Ref("message", params=("value",))]
+    capacity_not_percent: Annotated[str, Ref("message", params=("value",))]
+    capacity_bad_percent: Annotated[str, Ref("message", params=("value",))]
+    capacity_negative_percent: Annotated[str, Ref("message", params=("value",))]
+    capacity_over_full: Annotated[str, Ref("message", params=("value",))]
+    traffic_range: Annotated[str, Ref("message", params=(*_STEP, "traffic"))]
+    traffic_decreasing: Annotated[str, Ref("message", params=(*_STEP, "traffic", "previous"))]
+    zero_capacity: Annotated[str, Ref("message", params=(*_STEP, "capacity", "traffic"))]
+    final_capacity: Annotated[str, Ref("message", params=(*_STEP, "capacity"))]
+    member_invalid: Annotated[str, Ref("message", params=("group", "component"))]
+    member_undeclared: Annotated[str, Ref("message", params=("group", "component"))]
+    requires_mode: Annotated[str, Ref("message", params=("group", "component", "mode"))]
+    entrypoint: Annotated[str, Ref("message", params=("group", "unit"))]
+    unit_split: Annotated[str, Ref("message", params=_GROUP)]
+    maintain_ratio: Annotated[str, Ref("message", params=_GROUP)]
+
+
+@attrs.frozen
+class CoordinationMessages:
+    """The texts of OME's ValidateCoordination up to its mode check, by what each says."""
+
+    member_invalid: Annotated[str, Ref("message", params=("group", "component"))]
+    order_not_member: Annotated[str, Ref("message", params=("group", "component"))]
+    order_duplicate: Annotated[str, Ref("message", params=("group", "component"))]
+    duplicate_member: Annotated[str, Ref("message", params=("component", "first", "group"))]
+    orphans: Annotated[str, Ref("message", params=("group", "components"))]
+    orphan: Annotated[str, Ref("message", params=("component",))]
+    orphan_separator: str
+    requires_mode: Annotated[str, Ref("message", params=("group", "component", "mode"))]
 
 
 @attrs.frozen
@@ -485,6 +588,11 @@ class AdmissionRule:
     # another kind: the outcomes whose webhook denial this check is (an audit
     # reports the check, not the outcome too).
     outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
+    # canary, coordination: the rollout groups' fields, and the texts (the
+    # modes a member must have are `values`, read raw from `mode_sources`).
+    rollout: RolloutFields | None = None
+    canary: CanaryMessages | None = None
+    coordination: CoordinationMessages | None = None
     undecided: Undecided | None = None
     since: str | None = None
     until: str | None = None
@@ -892,6 +1000,9 @@ Severity = Literal["error", "warning", "info"]
 # other outcome needs a finding (`outcome` group). A named runtime that fails a
 # check (named_unsupported) is reported by the check it fails (`check` group).
 OUTCOMES_WITH_A_RUNTIME = ("picked", "named", "named_unsupported")
+# What the controller shows for a virtual InferenceService, whatever selection's
+# outcome (selection/outcome.py): never a `result`, so never a finding.
+OUTCOMES_NOT_RESULTS = ("virtual_deployment",)
 # What a mode's finding message is given (the `mode` group).
 MODE_FINDING_PARAMS = ("component", "mode", "replacement")
 

@@ -30,6 +30,7 @@ from modetable.rules.kinds import (
     yaml_key,
 )
 from modetable.rules.model import (
+    OUTCOMES_NOT_RESULTS,
     OUTCOMES_WITH_A_RUNTIME,
     AdmissionRule,
     Message,
@@ -416,6 +417,8 @@ def _admission_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
         "agree_when_any": ("components", "message"),
         "model_exists": ("lookup", "message"),
         "selection": ("outcomes",),
+        "canary": ("rollout", "canary", "values"),
+        "coordination": ("rollout", "coordination", "values"),
     }
     for field in needs.get(check, ()) if isinstance(check, str) else ():
         if not value.get(field):
@@ -474,7 +477,9 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
         "admission": [
             i.get("id") for i in _items(value, "admission") if i.get("check") != "selection"
         ],
-        "outcome": [o for o in outcomes if o not in OUTCOMES_WITH_A_RUNTIME],
+        "outcome": [
+            o for o in outcomes if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS)
+        ],
         "check": [c.get("id") for c in _items(selection, "checks") if not c.get("auto_only")],
         "run_failure": [i.get("id") for i in _items(value, "run_failures")],
         "component": [i.get("name") for i in _items(value, "components")],

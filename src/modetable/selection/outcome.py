@@ -17,6 +17,7 @@ from modetable.admission import Admission, Shown, admit
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution
 from modetable.paths import lookup, render, split
+from modetable.rules.model import OUTCOMES_NOT_RESULTS
 from modetable.rules.policy import Policy
 from modetable.running import effective
 from modetable.runtimes import (
@@ -220,8 +221,50 @@ class Case:
         **values: Any,
     ) -> Outcome:
         policy = self.policy
-        rules = selection_rules(policy)
         fill = {**self.values, **values, "message": message or ""}
+        shown, events, conditions = self._shows(results, fill, message)
+        if message is None and used is None:
+            message = next((s.text for s in shown if s.emit == "denial"), None)
+        admission = admit(
+            policy, self.isvc, self.cluster, selection=tuple(shown), result=results[-1]
+        )
+        if message is None and used is None and admission.denials:
+            message = admission.denials[0].reason
+        running = effective(policy, self.cluster, self.isvc, used, named)
+        if running.no_workload:
+            # The controller handles a virtual InferenceService before it
+            # resolves a model or a runtime: its own effects replace the
+            # outcome's events and conditions, where the rules give them.
+            _, virtual_events, virtual_conditions = self._shows(OUTCOMES_NOT_RESULTS, fill, message)
+            if virtual_events or virtual_conditions:
+                events, conditions = virtual_events, virtual_conditions
+        return Outcome(
+            isvc=self.isvc,
+            version=policy.release,
+            result=results[-1],
+            runtime=used,
+            named=named,
+            message=message,
+            admission=admission,
+            events=tuple(events),
+            conditions=tuple(conditions),
+            components=running.components,
+            reconcile=running.reconcile,
+            candidates=self.candidates,
+            model=self.model,
+            named_check=named_check,
+            no_workload=running.no_workload,
+            cause=cause,
+            hint=hint,
+        )
+
+
+    def _shows(
+        self, results: tuple[str, ...], fill: dict[str, Any], message: str | None
+    ) -> tuple[list[Shown], list[Event], list[StatusCondition]]:
+        """What the outcomes `results` show, in force and whose `when` holds."""
+        policy = self.policy
+        rules = selection_rules(policy)
         shown: list[Shown] = []
         events: list[Event] = []
         conditions: list[StatusCondition] = []
@@ -248,33 +291,7 @@ class Case:
                             effect.severity,
                         )
                     )
-        if message is None and used is None:
-            message = next((s.text for s in shown if s.emit == "denial"), None)
-        admission = admit(
-            policy, self.isvc, self.cluster, selection=tuple(shown), result=results[-1]
-        )
-        if message is None and used is None and admission.denials:
-            message = admission.denials[0].reason
-        running = effective(policy, self.cluster, self.isvc, used, named)
-        return Outcome(
-            isvc=self.isvc,
-            version=policy.release,
-            result=results[-1],
-            runtime=used,
-            named=named,
-            message=message,
-            admission=admission,
-            events=tuple(events),
-            conditions=tuple(conditions),
-            components=running.components,
-            reconcile=running.reconcile,
-            candidates=self.candidates,
-            model=self.model,
-            named_check=named_check,
-            no_workload=running.no_workload,
-            cause=cause,
-            hint=hint,
-        )
+        return shown, events, conditions
 
 
 class Chooser(Protocol):
@@ -356,6 +373,8 @@ def select(
         values={
             "model": ref.name if isinstance(ref, ModelRef) else "",
             "namespace": isvc.namespace,
+            "name": isvc.name,
+            "kind": isvc.kind,
             "runtime": request.name if request else "",
             # The scope word of the not-found message (a Scope of the rules).
             "cluster_scope": "cluster",

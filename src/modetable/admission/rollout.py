@@ -1,0 +1,513 @@
+"""The `canary` and `coordination` checks: OME's ValidateCanary and
+ValidateCoordination (up to its mode check) over spec.rollout.groups[], every
+sub-check in OME's order, so that the first error is OME's.
+
+The field names are the rules' (`rollout`), the texts the rules' messages (the
+check's `canary` or `coordination`), the modes a member must have its
+`values`, read raw from `mode_sources`. What the rules cannot say is here: the
+walk itself, and Go's reading of durations, capacities and numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Any
+
+import attrs
+
+from modetable.admission.fields import Reader
+from modetable.errors import ModetableError
+from modetable.manifests import Manifest
+from modetable.matching import declares
+from modetable.rules.model import (
+    AdmissionRule,
+    CanaryMessages,
+    CoordinationMessages,
+    RolloutFields,
+)
+from modetable.rules.policy import Policy
+from modetable.yamlio import describe, where
+
+__all__ = [
+    "Group",
+    "canary_problem",
+    "check_rollout_fields",
+    "coordination_problem",
+    "go_duration_nanoseconds",
+    "go_parses_float",
+    "groups_of",
+]
+
+# A progression's kind, as OME's rolloutGroupKind gives it.
+_CANARY, _BLUE_GREEN, _ROLLING_UPDATE = "canary", "blueGreen", "rollingUpdate"
+
+
+@attrs.frozen
+class Group:
+    """One rollout group as the webhook reads it (absent lists are empty)."""
+
+    index: int
+    body: dict[str, Any]
+    components: tuple[str, ...]
+    order: tuple[str, ...]
+    kind: str  # canary, blueGreen or rollingUpdate
+
+    def units(self, fields: RolloutFields) -> tuple[str, ...]:
+        """The canary units the group touches, in member order (OME's CanaryUnitsOf)."""
+        return tuple(dict.fromkeys(fields.units.get(c, c) for c in self.components))
+
+
+def groups_of(fields: RolloutFields, isvc: Manifest) -> list[Group]:
+    """spec.rollout.groups[], each with its progression kind."""
+    listed = _at(isvc.body, fields.groups)
+    found = []
+    for index, body in enumerate(listed if isinstance(listed, list) else []):
+        if not isinstance(body, dict):
+            continue
+        found.append(
+            Group(
+                index=index,
+                body=body,
+                components=tuple(_strings(body.get(fields.components))),
+                order=tuple(_strings(body.get(fields.order))),
+                kind=_kind(fields, body),
+            )
+        )
+    return found
+
+
+def _kind(fields: RolloutFields, body: dict[str, Any]) -> str:
+    if body.get(fields.canary) is not None:
+        return _CANARY
+    if body.get(fields.blue_green) is not None:
+        return _BLUE_GREEN
+    if body.get(fields.rolling_update) is not None:
+        return _ROLLING_UPDATE
+    ref = body.get(fields.policy_ref)
+    if isinstance(ref, dict):
+        progression = ref.get(fields.progression)
+        return _CANARY if progression == fields.canary_word else str(progression or "")
+    return _BLUE_GREEN
+
+
+def _at(body: Any, path: str) -> Any:
+    node = body
+    for segment in path.split("."):
+        node = node.get(segment) if isinstance(node, dict) else None
+    return node
+
+
+def _strings(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _modes(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> dict[str, str]:
+    """Each declared component's mode, read raw (OME's omenativeDeploymentModeMap)."""
+    return {
+        c.name: Reader(policy, isvc, c.name).first_filled(rule.mode_sources)
+        for c in policy.components
+        if declares(policy, isvc, c)
+    }
+
+
+# --- ValidateCanary ----------------------------------------------------------------
+
+
+def canary_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """The first of ValidateCanary's errors, or None."""
+    fields, texts = rule.rollout, rule.canary
+    assert fields is not None and texts is not None  # the rules' validation requires them
+    canary_groups = [g for g in groups_of(fields, isvc) if g.kind == _CANARY]
+    declared = {c.name for c in policy.components if declares(policy, isvc, c)}
+    known = {c.name for c in policy.components}
+    modes = _modes(policy, rule, isvc)
+    owner: dict[str, int] = {}
+    for group in canary_groups:
+        for unit in group.units(fields):
+            if unit in owner:
+                return policy.message(
+                    texts.multiple_groups, unit=unit, first=owner[unit], group=group.index
+                )
+            owner[unit] = group.index
+    for group in canary_groups:
+        plan = group.body.get(fields.canary)
+        if isinstance(plan, dict):
+            found = _plan_problem(policy, fields, texts, group.index, plan)
+            if found is not None:
+                return found
+        for component in group.components:
+            if component not in known:
+                return policy.message(texts.member_invalid, group=group.index, component=component)
+            if component not in declared:
+                return policy.message(
+                    texts.member_undeclared, group=group.index, component=component
+                )
+            mode = modes.get(component)
+            if mode is not None and mode not in rule.values:
+                return policy.message(
+                    texts.requires_mode, group=group.index, component=component, mode=mode
+                )
+        members = set(group.components)
+        for unit in group.units(fields):
+            if unit not in members:
+                return policy.message(texts.entrypoint, group=group.index, unit=unit)
+        for member, unit in fields.units.items():
+            if member in declared and unit in declared and (member in members) != (unit in members):
+                return policy.message(texts.unit_split, group=group.index)
+        if group.body.get(fields.maintain_ratio) is not None:
+            return policy.message(texts.maintain_ratio, group=group.index)
+    return None
+
+
+def _plan_problem(
+    policy: Policy,
+    fields: RolloutFields,
+    texts: CanaryMessages,
+    group: int,
+    plan: dict[str, Any],
+) -> str | None:
+    """ValidateCanaryPlan on an inline plan."""
+    steps = [s if isinstance(s, dict) else {} for s in _list(plan.get(fields.steps))]
+    if not steps:
+        return policy.message(texts.steps_empty, group=group)
+    for index, step in enumerate(steps):
+        analysis = step.get(fields.analysis)
+        if not isinstance(analysis, dict):
+            continue
+        at = {"group": group, "step": index}
+        if _duration(analysis, fields.interval) <= 0:
+            return policy.message(texts.interval, **at)
+        if _integer(analysis.get(fields.failure_limit)) < 1:
+            return policy.message(texts.failure_limit, **at)
+        metrics = _list(analysis.get(fields.metrics))
+        if not metrics:
+            return policy.message(texts.metrics_required, **at)
+        found = _metrics_problem(policy, fields, texts, at, metrics)
+        if found is not None:
+            return found
+    if plan.get(fields.ready_timeout) is not None and _duration(plan, fields.ready_timeout) <= 0:
+        return policy.message(texts.ready_timeout, group=group)
+    last = _integer(steps[-1].get(fields.traffic))
+    if last != fields.full_traffic:
+        return policy.message(texts.final_traffic, group=group, traffic=last)
+    previous = 0
+    for index, step in enumerate(steps):
+        at = {"group": group, "step": index}
+        capacity = step.get(fields.capacity)
+        capacity = 0 if capacity is None else capacity
+        value, percent, problem = _capacity(policy, fields, texts, capacity)
+        if problem is not None:
+            return policy.message(texts.capacity, **at, problem=problem)
+        traffic = _integer(step.get(fields.traffic))
+        if traffic < 0 or traffic > fields.full_traffic:
+            return policy.message(texts.traffic_range, **at, traffic=traffic)
+        if traffic < previous:
+            return policy.message(
+                texts.traffic_decreasing, **at, traffic=traffic, previous=previous
+            )
+        previous = traffic
+        shown = str(capacity)
+        if traffic > 0 and value == 0:
+            return policy.message(texts.zero_capacity, **at, capacity=shown, traffic=traffic)
+        if index == len(steps) - 1 and percent and value != fields.full_traffic:
+            return policy.message(texts.final_capacity, **at, capacity=shown)
+    return None
+
+
+def _metrics_problem(
+    policy: Policy,
+    fields: RolloutFields,
+    texts: CanaryMessages,
+    at: dict[str, int],
+    metrics: list[Any],
+) -> str | None:
+    """validateAnalysisMetrics: each metric named once, with a query, a numeric
+    threshold and a known operator."""
+    seen: set[str] = set()
+    for index, metric in enumerate(metrics):
+        metric = metric if isinstance(metric, dict) else {}
+        name = _text(metric.get(fields.metric_name))
+        here = {**at, "metric": index, "name": name}
+        if name == "":
+            return policy.message(texts.metric_name_empty, **here)
+        if name in seen:
+            return policy.message(texts.metric_duplicate, **here)
+        seen.add(name)
+        if _text(metric.get(fields.query)).strip(_GO_SPACE) == "":
+            return policy.message(texts.query_empty, **here)
+        threshold = _text(metric.get(fields.threshold))
+        if not go_parses_float(threshold):
+            return policy.message(texts.threshold, **here, threshold=threshold)
+        operator = _text(metric.get(fields.operator))
+        if operator not in fields.operators:
+            return policy.message(texts.operator, **here, operator=operator)
+    return None
+
+
+# strings.TrimSpace: Unicode white space (the ASCII ones, U+0085, U+00A0 and
+# the Unicode space separators).
+_GO_SPACE = (
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def _capacity(
+    policy: Policy, fields: RolloutFields, texts: CanaryMessages, capacity: Any
+) -> tuple[int, bool, str | None]:
+    """OME's parseCanaryCapacity: (value, is a percentage, problem or None)."""
+    if isinstance(capacity, int) and not isinstance(capacity, bool):
+        if capacity < 0:
+            return 0, False, policy.message(texts.capacity_negative, value=capacity)
+        return capacity, False, None
+    raw = _text(capacity)
+    if not raw.endswith(fields.percent):
+        return 0, False, policy.message(texts.capacity_not_percent, value=raw)
+    number = _go_atoi(raw[: -len(fields.percent)])
+    if number is None:
+        return 0, True, policy.message(texts.capacity_bad_percent, value=raw)
+    if number < 0:
+        return 0, True, policy.message(texts.capacity_negative_percent, value=raw)
+    if number > fields.full_traffic:
+        return 0, True, policy.message(texts.capacity_over_full, value=raw)
+    return number, True, None
+
+
+def _go_atoi(text: str) -> int | None:
+    """strconv.Atoi: an optional sign and ASCII digits, within int64."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text):
+        return None
+    value = int(text)
+    return value if -(2**63) <= value < 2**63 else None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _integer(value: Any) -> int:
+    """An integer field as Go reads it: absent is 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _duration(holder: dict[str, Any], key: str) -> Fraction:
+    """A metav1.Duration field (checked at load: check_rollout_fields): absent is 0."""
+    value = holder.get(key)
+    found = go_duration_nanoseconds(value) if isinstance(value, str) else None
+    return found if found is not None else Fraction(0)
+
+
+_UNITS = {
+    "ns": 1,
+    "us": 1_000,
+    "\u00b5s": 1_000,
+    "\u03bcs": 1_000,
+    "ms": 1_000_000,
+    "s": 1_000_000_000,
+    "m": 60_000_000_000,
+    "h": 3_600_000_000_000,
+}
+_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
+
+
+def go_duration_nanoseconds(text: str) -> Fraction | None:
+    """time.ParseDuration: `[-+]?(number unit)+` or `0`; None when it does not parse."""
+    body, sign = text, 1
+    if body[:1] in "+-" and body:
+        sign = -1 if body[0] == "-" else 1
+        body = body[1:]
+    if body == "0":
+        return Fraction(0)
+    if body == "":
+        return None
+    total = Fraction(0)
+    position = 0
+    while position < len(body):
+        match = _PART.match(body, position)
+        if match is None or match.end() == position:
+            return None
+        number, unit = match.groups()
+        if number in ("", "."):
+            return None
+        total += Fraction(number) * _UNITS[unit]
+        position = match.end()
+    return sign * total
+
+
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+")
+_SPECIAL = re.compile(r"[+-]?(inf|infinity)|nan", re.IGNORECASE)
+
+
+def go_parses_float(text: str) -> bool:
+    """Whether strconv.ParseFloat(text, 64) succeeds: a decimal or hexadecimal
+    number within float64's range, or inf/infinity (signed) or nan."""
+    if _SPECIAL.fullmatch(text):
+        return True
+    if _DECIMAL.fullmatch(text):
+        return math.isfinite(float(text))
+    if _HEX.fullmatch(text):
+        sign = -1.0 if text.startswith("-") else 1.0
+        try:
+            return math.isfinite(sign * float.fromhex(text.lstrip("+-")))
+        except OverflowError:
+            return False
+    return False
+
+
+# --- ValidateCoordination ------------------------------------------------------------
+
+
+def coordination_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """The first of ValidateCoordination's errors up to its mode check, or None."""
+    fields, texts = rule.rollout, rule.coordination
+    assert fields is not None and texts is not None  # the rules' validation requires them
+    groups = groups_of(fields, isvc)
+    if not groups:
+        return None
+    known = {c.name for c in policy.components}
+    declared = {c.name for c in policy.components if declares(policy, isvc, c)}
+    for group in (g for g in groups if g.kind != _CANARY):
+        for component in group.components:
+            if component not in known:
+                return policy.message(texts.member_invalid, group=group.index, component=component)
+        found = _order_problem(policy, texts, group)
+        if found is not None:
+            return found
+    first: dict[str, int] = {}
+    for group in groups:
+        for component in group.components:
+            if component in first:
+                return policy.message(
+                    texts.duplicate_member,
+                    component=component,
+                    first=first[component],
+                    group=group.index,
+                )
+            first[component] = group.index
+    for group in groups:
+        missing = [c for c in group.components if c not in declared]
+        if missing:
+            listed = texts.orphan_separator.join(
+                policy.message(texts.orphan, component=c) for c in missing
+            )
+            return policy.message(texts.orphans, group=group.index, components=listed)
+    modes = _modes(policy, rule, isvc)
+    for group in (g for g in groups if g.kind != _CANARY):
+        for component in group.components:
+            mode = modes.get(component, "")
+            if mode not in rule.values:
+                return policy.message(
+                    texts.requires_mode, group=group.index, component=component, mode=mode
+                )
+    return None
+
+
+def _order_problem(policy: Policy, texts: CoordinationMessages, group: Group) -> str | None:
+    """validateOrderSubset: `order` names only members, each once."""
+    seen: set[str] = set()
+    for component in group.order:
+        if component not in group.components:
+            return policy.message(texts.order_not_member, group=group.index, component=component)
+        if component in seen:
+            return policy.message(texts.order_duplicate, group=group.index, component=component)
+        seen.add(component)
+    return None
+
+
+# --- what the checks read must be of the type OME's API gives it -----------------------
+
+
+def check_rollout_fields(fields: RolloutFields, isvc: Manifest) -> None:
+    """The groups' fields the checks read hold their types: lists of names, an
+    integer or a string capacity, integer traffic and failure limits, string
+    metric fields, durations; bad input otherwise (the API server, or the
+    webhook's decoding, would refuse the object)."""
+    parent_path, _, key = fields.groups.rpartition(".")
+    parent = _at(isvc.body, parent_path)
+    if not isinstance(parent, dict) or parent.get(key) is None:
+        return
+    check = _Checker(isvc)
+    listed = check.kind(parent, key, fields.groups, list, "a list")
+    for index, group in enumerate(listed):
+        here = f"{fields.groups}[{index}]"
+        group = check.kind(listed, index, here, dict, "a mapping")
+        for name in (fields.components, fields.order):
+            names = check.optional(group, name, f"{here}.{name}", list, "a list")
+            for position in range(len(names or [])):
+                check.kind(names, position, f"{here}.{name}[{position}]", str, "a string")
+        for name in (fields.canary, fields.blue_green, fields.rolling_update, fields.policy_ref):
+            check.optional(group, name, f"{here}.{name}", dict, "a mapping")
+        ref = group.get(fields.policy_ref)
+        if isinstance(ref, dict):
+            path = f"{here}.{fields.policy_ref}.{fields.progression}"
+            check.optional(ref, fields.progression, path, str, "a string")
+        plan = group.get(fields.canary)
+        if isinstance(plan, dict):
+            _check_plan(fields, plan, f"{here}.{fields.canary}", check)
+
+
+def _check_plan(fields: RolloutFields, plan: dict[str, Any], here: str, check: _Checker) -> None:
+    check.duration(plan, fields.ready_timeout, f"{here}.{fields.ready_timeout}")
+    steps = check.optional(plan, fields.steps, f"{here}.{fields.steps}", list, "a list")
+    for index, step in enumerate(steps or []):
+        at = f"{here}.{fields.steps}[{index}]"
+        step = check.kind(steps, index, at, dict, "a mapping")
+        check.optional(step, fields.capacity, f"{at}.{fields.capacity}", (int, str), _INT_OR_STR)
+        check.optional(step, fields.traffic, f"{at}.{fields.traffic}", int, "an integer")
+        path = f"{at}.{fields.analysis}"
+        analysis = check.optional(step, fields.analysis, path, dict, "a mapping")
+        if analysis is None:
+            continue
+        check.optional(
+            analysis, fields.failure_limit, f"{path}.{fields.failure_limit}", int, "an integer"
+        )
+        check.duration(analysis, fields.interval, f"{path}.{fields.interval}")
+        metrics = check.optional(
+            analysis, fields.metrics, f"{path}.{fields.metrics}", list, "a list"
+        )
+        for position, metric in enumerate(metrics or []):
+            where_ = f"{path}.{fields.metrics}[{position}]"
+            metric = check.kind(metrics, position, where_, dict, "a mapping")
+            for name in (fields.metric_name, fields.query, fields.threshold, fields.operator):
+                check.optional(metric, name, f"{where_}.{name}", str, "a string")
+
+
+_INT_OR_STR = "an integer or a string"
+
+
+class _Checker:
+    """Refuses, with its place, a value of the wrong type."""
+
+    def __init__(self, isvc: Manifest) -> None:
+        self.isvc = isvc
+
+    def kind(self, holder: Any, key: Any, path: str, types: Any, what: str) -> Any:
+        value = holder[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            raise ModetableError(
+                f"{path} must be {what}, got {describe(value)}",
+                where(holder, key, self.isvc.location),
+            )
+        return value
+
+    def optional(self, holder: dict[str, Any], key: str, path: str, types: Any, what: str) -> Any:
+        if holder.get(key) is None:
+            return None
+        return self.kind(holder, key, path, types, what)
+
+    def duration(self, holder: dict[str, Any], key: str, path: str) -> None:
+        value = holder.get(key)
+        if value is None:
+            return
+        if not isinstance(value, str) or go_duration_nanoseconds(value) is None:
+            raise ModetableError(
+                f"{path} must be a duration (such as 30s), got {describe(value)}",
+                where(holder, key, self.isvc.location),
+            )
