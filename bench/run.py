@@ -148,8 +148,10 @@ def bench_cold(quick: bool) -> list[Row]:
     for name in ("select", "match"):
         if _has_command(name):
             commands.append((f"modetable {name} (example)", [name, "--isvc", isvc, str(EXAMPLES)]))
+    commands.append(("import modetable (Python API)", [sys.executable, "-c", "import modetable"]))
     for label, argv in commands:
-        elapsed, code = _median_run([*_modetable(), *argv], repeats)
+        prefix = [] if argv[0] == sys.executable else _modetable()
+        elapsed, code = _median_run([*prefix, *argv], repeats)
         rows.append(
             (
                 label,
