@@ -460,3 +460,26 @@ def test_results_say_what_their_json_says(policy, examples):
     ]
     assert (audit.fails(), audit.fails("warning"), audit.fails(None)) == (True, True, False)
     assert audit.summary == audit.to_json()["summary"]
+
+
+def test_a_cache_keyed_by_a_policy_is_bounded():
+    """A program that makes a Policy per request must not keep every one: a
+    function cached by its Policy argument keeps a bounded number."""
+    import ast
+
+    unbounded = []
+    for path in sorted((ROOT / "src" / "modetable").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            takes_policy = any(
+                isinstance(a.annotation, ast.Name | ast.Constant)
+                and "Policy" in ast.unparse(a.annotation)
+                for a in node.args.args
+            )
+            cached = [ast.unparse(d) for d in node.decorator_list]
+            if takes_policy and any(d in ("cache", "functools.cache") for d in cached):
+                unbounded.append(f"{path.name}:{node.name}")
+            if takes_policy and any("lru_cache(maxsize=None)" in d for d in cached):
+                unbounded.append(f"{path.name}:{node.name}")
+    assert unbounded == []

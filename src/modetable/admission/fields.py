@@ -238,7 +238,8 @@ _HOLDS: dict[str, Callable[[Any], bool]] = {
 _SAYS = {_INTEGER: "an integer", _STRING: "a string", _BOOLEAN: "true or false"}
 
 
-@functools.cache
+# Bounded: a long-running program (a webhook) may make a Policy per request.
+@functools.lru_cache(maxsize=16)
 def read_fields(policy: Policy) -> tuple[tuple[str, str | None, str], ...]:
     """(path template, component or None, what it must hold) for every field
     the `fields` checks in force read."""
