@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from conftest import RULES, run_cli
+from conftest import ROOT, RULES, run_cli
 
 from modetable.authoring.analysis import analyse, code_findings, unused
 from modetable.rules import load_ruleset
@@ -206,7 +206,13 @@ def test_messages_the_code_looks_up_must_exist_with_params_it_passes(tmp_path):
     )
     path = tmp_path / "modes.yaml"
     path.write_text(text)
+    source = ROOT / "src" / "modetable" / "running.py"
+    call = next(
+        number
+        for number, text in enumerate(source.read_text().splitlines(), 1)
+        if '"not_reconciled"' in text
+    )
     assert [f.message for f in code_findings(load_ruleset(path))] == [
         "message 'not_reconciled' has params mode, but modetable passes it component "
-        "(modetable/running.py:111)"
+        f"(modetable/running.py:{call})"
     ]

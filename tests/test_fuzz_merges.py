@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from modetable.rules import load_ruleset
-from modetable.runtimes import merge_component, merge_inherited
+from modetable.running import merge_along
+from modetable.runtimes import merge_inherited
 
 RULE = load_ruleset(RULES).rules.inheritance
 FUZZ = settings(
@@ -68,11 +69,77 @@ def test_a_child_value_that_is_set_and_not_a_mapping_or_list_wins(parent, child)
         assert merged == child
 
 
-@FUZZ
-@given(runtime_config=json_values, isvc_component=json_values)
-def test_a_component_merge_takes_any_values_and_the_isvc_keys_win(runtime_config, isvc_component):
-    merged = merge_component(runtime_config, isvc_component)
+def merge_component(runtime_config, isvc_component):
+    """The whole merge OME performs (the runtime's component config under the
+    InferenceService's: maps merge key by key, the InferenceService's keys win);
+    modetable computes it only along the paths the rules read (merge_along)."""
     if isinstance(runtime_config, dict) and isinstance(isvc_component, dict):
+        merged = dict(runtime_config)
         for key, value in isvc_component.items():
-            if not isinstance(value, dict) and value is not None:
-                assert merged[key] == value
+            merged[key] = merge_component(runtime_config.get(key), value)
+        return merged
+    return runtime_config if isvc_component is None else isvc_component
+
+
+MISSING = object()
+
+
+def _lookup(value, path):
+    for key in path:
+        if not isinstance(value, dict):
+            return MISSING
+        value = value.get(key, MISSING)
+    return value
+
+
+def _tree(paths_read):
+    tree: dict = {}
+    for path in paths_read:
+        node = tree
+        for key in path:
+            node = node.setdefault(key, {})
+    return tree
+
+
+paths_read = st.lists(st.lists(keys, min_size=1, max_size=3).map(tuple), max_size=4)
+
+
+@FUZZ
+@given(runtime_config=json_values, isvc_component=json_values, reads=paths_read)
+def test_the_merge_along_the_paths_read_is_the_whole_merge_there(
+    runtime_config, isvc_component, reads
+):
+    """Where a source looks, it sees what the whole merge would hold: the same
+    value, or a mapping where the whole merge has one (a source asks a mapping
+    only whether it is there)."""
+    along = merge_along(runtime_config, isvc_component, _tree(reads))
+    whole = merge_component(runtime_config, isvc_component)
+    for path in reads:
+        for depth in range(len(path) + 1):
+            mine, theirs = _lookup(along, path[:depth]), _lookup(whole, path[:depth])
+            if isinstance(theirs, dict):
+                assert isinstance(mine, dict), (path, depth)
+            else:
+                assert mine in (MISSING, None) if theirs in (MISSING, None) else mine == theirs
+
+
+def _aliased(width: int):
+    """A mapping of `width` keys each holding one shared mapping of `width` keys."""
+    shared = {f"k{i}": i for i in range(width)}
+    return {f"a{i}": shared for i in range(width)}
+
+
+def test_the_merge_does_not_walk_what_no_source_reads():
+    """Both sides aliasing one 2,000-key mapping 2,000 times (4 million nodes
+    each, expanded): merged along one path, only that path is visited."""
+    runtime_config, isvc_component = _aliased(2000), _aliased(2000)
+    visited = []
+
+    class Counting(dict):
+        def get(self, key, default=None):
+            visited.append(key)
+            return super().get(key, default)
+
+    merged = merge_along(Counting(runtime_config), Counting(isvc_component), {"a1": {"k2": {}}})
+    assert merged["a1"]["k2"] == 2
+    assert visited == ["a1", "a1"]

@@ -12,9 +12,9 @@ from modetable.manifests import Cluster, Manifest
 from modetable.matching import declares
 from modetable.modes import Objects, Resolution, resolve
 from modetable.rules.policy import Policy
-from modetable.runtimes import merge_component, resolve_chain
+from modetable.runtimes import resolve_chain
 
-__all__ = ["Effective", "effective", "failures_with_rules", "run_failures"]
+__all__ = ["Effective", "effective", "failures_with_rules", "merge_along", "run_failures"]
 
 
 @attrs.frozen
@@ -28,23 +28,71 @@ class Effective:
     no_workload: bool = False
 
 
+# The paths sources read, as a tree: segment -> the tree below it ({} at the end).
+ReadTree = dict[str, "ReadTree"]
+
+
+def _merged_reads(policy: Policy) -> ReadTree:
+    """Every path the running sources read from the merged InferenceService."""
+    tree: ReadTree = {}
+    for component in policy.components:
+        for plan in policy.plans("running", component.name):
+            if plan.source.object != "merged":
+                continue
+            for segments in (*((plan.path,) if plan.path is not None else ()), *plan.present):
+                node = tree
+                for segment in segments:
+                    node = node.setdefault(segment, {})
+    return tree
+
+
 def _merged_isvc(
     policy: Policy, isvc: Manifest, runtime_spec: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The InferenceService with the runtime's component configs merged into the
-    components it declares (its own keys win)."""
+    components it declares (its own keys win), where the rules read it.
+
+    Only the paths the running sources read are merged, so the cost is theirs,
+    not the size of the specs: a spec whose aliases expand to millions of nodes
+    is never walked. Elsewhere the merged object holds the InferenceService's own
+    values; nothing else reads it.
+    """
     merged: dict[str, Any] = dict(isvc.body)
     if not runtime_spec:
         return merged
     rule = policy.rules.running_merge
+    reads = _merged_reads(policy)
     for component in policy.components:
         if not declares(policy, isvc, component):
             continue
         into = policy.component_path(component, rule.into)
+        below: ReadTree | None = reads
+        for segment in into:
+            below = below.get(segment) if below is not None else None
+        if not below:
+            continue  # nothing reads inside this component
         source = paths.lookup({"spec": runtime_spec}, policy.component_path(component, rule.source))
         if isinstance(source, dict):
             own = paths.lookup(isvc.body, into)
-            merged = paths.assign(merged, into, merge_component(source, own))
+            own = None if own is paths.MISSING else own
+            merged = paths.assign(merged, into, merge_along(source, own, below))
+    return merged
+
+
+def merge_along(runtime_config: Any, isvc_component: Any, reads: ReadTree) -> Any:
+    """The runtime's component config merged under the InferenceService's, as seen
+    along `reads`: mappings merge key by key on the way down each path read, the
+    InferenceService's keys win, and at a path's end the value is the
+    InferenceService's when it has one, else the runtime's (whether it is there,
+    and whether it is a string, is all a source asks of it)."""
+    if not (isinstance(runtime_config, dict) and isinstance(isvc_component, dict)):
+        return runtime_config if isvc_component is None else isvc_component
+    merged = dict(isvc_component)
+    for key, below in reads.items():
+        mine, theirs = isvc_component.get(key), runtime_config.get(key)
+        value = merge_along(theirs, mine, below) if below else theirs if mine is None else mine
+        if value is not None:
+            merged[key] = value
     return merged
 
 

@@ -188,28 +188,47 @@ def _unset(value: Any) -> bool:
     return value is None or value == "" or value == [] or value == {}
 
 
-def merge_inherited(parent: Any, child: Any, list_key: str, replace: frozenset[str]) -> Any:
+def merge_inherited(
+    parent: Any,
+    child: Any,
+    list_key: str,
+    replace: frozenset[str],
+    memo: dict[tuple[int, int], tuple[Any, Any, Any]] | None = None,
+) -> Any:
     """A child spec over its parent's: maps merge, keyed lists merge by key,
-    `replace` fields are replaced, and empty values count as unset."""
+    `replace` fields are replaced, and empty values count as unset.
+
+    A pair of nodes met again (aliases share nodes, and can repeat one pair
+    millions of times) is merged once: `memo` keeps each pair's result.
+    """
     if _unset(child):
         return parent
+    if not isinstance(child, dict | list) or not isinstance(parent, dict | list):
+        return child
+    memo = {} if memo is None else memo
+    pair = (id(parent), id(child))
+    known = memo.get(pair)
+    if known is not None:
+        return known[2]
+    merged: Any = child
     if isinstance(parent, dict) and isinstance(child, dict):
         merged = dict(parent)
         for key, value in child.items():
             if key in replace:
                 merged[key] = parent.get(key) if _unset(value) else value
             else:
-                merged[key] = merge_inherited(parent.get(key), value, list_key, replace)
-        return merged
-    if _keyed(parent, list_key) and _keyed(child, list_key):
+                merged[key] = merge_inherited(parent.get(key), value, list_key, replace, memo)
+    elif _keyed(parent, list_key) and _keyed(child, list_key):
         merged_items = {item[list_key]: item for item in parent}
         for item in child:
             previous = merged_items.get(item[list_key])
             merged_items[item[list_key]] = (
-                merge_inherited(previous, item, list_key, replace) if previous else item
+                merge_inherited(previous, item, list_key, replace, memo) if previous else item
             )
-        return list(merged_items.values())
-    return child
+        merged = list(merged_items.values())
+    # The nodes are kept with the result, so their ids stay theirs while memo lives.
+    memo[pair] = (parent, child, merged)
+    return merged
 
 
 def _keyed(value: Any, key: str) -> bool:
@@ -218,14 +237,3 @@ def _keyed(value: Any, key: str) -> bool:
     return isinstance(value, list) and all(
         isinstance(i, dict) and isinstance(i.get(key), str) for i in value
     )
-
-
-def merge_component(runtime_config: Any, isvc_component: Any) -> Any:
-    """The runtime's component config under the InferenceService's: maps merge
-    key by key, and the InferenceService's keys win."""
-    if isinstance(runtime_config, dict) and isinstance(isvc_component, dict):
-        merged = dict(runtime_config)
-        for key, value in isvc_component.items():
-            merged[key] = merge_component(runtime_config.get(key), value)
-        return merged
-    return runtime_config if isvc_component is None else isvc_component
