@@ -86,8 +86,106 @@ def test_a_failed_fsync_leaves_the_original_intact(tmp_path, monkeypatch):
     assert leftovers(tmp_path) == []
 
 
-def test_an_unwritable_directory_is_a_one_line_error(tmp_path):
-    missing = tmp_path / "no-such-dir" / "page.md"
+def test_a_file_where_a_folder_must_go_is_a_one_line_error(tmp_path):
+    (tmp_path / "blocked").write_text("a file")
     with pytest.raises(ModetableError) as raised:
-        atomic.write_text(missing, "x")
-    assert str(raised.value) == f"{missing}: cannot write: No such file or directory"
+        atomic.write_text(tmp_path / "blocked" / "sub" / "page.md", "x")
+    assert str(raised.value) == (
+        f"{tmp_path / 'blocked'}: cannot create the folder: a file of that name is in the way"
+    )
+    assert raised.value.code == "cannot-write"
+
+
+def test_missing_folders_are_made(tmp_path):
+    atomic.write_text(tmp_path / "a" / "b" / "page.md", "x")
+    assert (tmp_path / "a" / "b" / "page.md").read_text() == "x"
+
+
+def _tree(root) -> dict[str, bytes | None]:
+    """Every file (its bytes) and folder (None) under `root`."""
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None)
+        for p in sorted(root.rglob("*"))
+    }
+
+
+def test_a_set_of_files_is_written_all_or_none_when_one_cannot_be(tmp_path):
+    """The second file's folder is blocked: the first is not written either, and
+    neither the folders made for it nor a temporary file stays."""
+    (tmp_path / "old.md").write_text("old")
+    (tmp_path / "blocked").write_text("a file")
+    before = _tree(tmp_path)
+    with pytest.raises(ModetableError):
+        atomic.write_files(
+            [
+                (tmp_path / "old.md", b"new"),
+                (tmp_path / "new" / "deep" / "page.md", b"new"),
+                (tmp_path / "blocked" / "page.md", b"new"),
+            ]
+        )
+    assert _tree(tmp_path) == before
+
+
+def test_a_rename_that_fails_puts_back_the_ones_before_it(tmp_path, monkeypatch):
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text(f"old {name}")
+    before = _tree(tmp_path)
+    real = os.replace
+    calls = []
+
+    def second_fails(source, destination):
+        calls.append(destination)
+        if len(calls) == 2:
+            raise OSError(5, "Input/output error")
+        return real(source, destination)
+
+    monkeypatch.setattr(atomic.os, "replace", second_fails)
+    with pytest.raises(ModetableError) as raised:
+        atomic.write_files([(tmp_path / "a.md", b"new a"), (tmp_path / "b.md", b"new b")])
+    assert str(raised.value) == f"{tmp_path / 'b.md'}: cannot write: Input/output error"
+    assert _tree(tmp_path) == before
+
+
+def test_an_interruption_while_staging_leaves_everything_as_it_was(tmp_path, monkeypatch):
+    (tmp_path / "a.md").write_text("old")
+    before = _tree(tmp_path)
+    real = os.fsync
+    synced = []
+
+    def interrupted(fd):
+        synced.append(fd)
+        if len(synced) == 2:
+            raise KeyboardInterrupt
+        return real(fd)
+
+    monkeypatch.setattr(atomic.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.write_files([(tmp_path / "a.md", b"new"), (tmp_path / "n" / "b.md", b"new")])
+    assert _tree(tmp_path) == before
+
+
+def test_sigterm_during_the_renames_waits_until_they_are_done(tmp_path, monkeypatch):
+    """A real SIGTERM sent while the first file is renamed is held: both files are
+    new when it arrives."""
+    import signal
+
+    class Stopped(BaseException):
+        pass
+
+    def stop(signum, frame):
+        raise Stopped
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    real = os.replace
+
+    def signalled(source, destination):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(source, destination)
+
+    monkeypatch.setattr(atomic.os, "replace", signalled)
+    try:
+        with pytest.raises(Stopped):
+            atomic.write_files([(tmp_path / "a.md", b"new a"), (tmp_path / "b.md", b"new b")])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert _tree(tmp_path) == {"a.md": b"new a", "b.md": b"new b"}

@@ -141,3 +141,107 @@ def test_a_page_beginning_with_a_byte_order_mark_keeps_it():
     assert render(page, one="fresh\n") == (
         "\ufeff<!-- BEGIN modetable:one -->\n\nfresh\n\n<!-- END modetable:one -->\ntail\n"
     )
+
+
+# A marker counts only where CommonMark reads it as HTML; in code it is text.
+CODE_EXAMPLES = {
+    "an indented code block": (
+        "Write a region like this:\n\n"
+        "    <!-- BEGIN modetable:one -->\n    example\n    <!-- END modetable:one -->\n"
+    ),
+    "a tab-indented code block": (
+        "Example:\n\n\t<!-- BEGIN modetable:one -->\n\t<!-- END modetable:one -->\n"
+    ),
+    "a fence indented in a list item": (
+        "- a step:\n\n  ```markdown\n  <!-- BEGIN modetable:one -->\n"
+        "  <!-- END modetable:one -->\n  ```\n"
+    ),
+    "an indented code block in a list item": (
+        "1. a step:\n\n       <!-- BEGIN modetable:one -->\n       <!-- END modetable:one -->\n"
+    ),
+    "a fence in a block quote": (
+        "> ~~~\n> <!-- BEGIN modetable:one -->\n> <!-- END modetable:one -->\n> ~~~\n"
+    ),
+    "a fence never closed": "```\n<!-- BEGIN modetable:one -->\n",
+}
+
+
+@pytest.mark.parametrize("page", CODE_EXAMPLES.values(), ids=CODE_EXAMPLES.keys())
+def test_markers_in_code_blocks_are_text_and_stay_as_they_are(page):
+    assert find_regions(page, "page.md", known) == []
+    assert render(page) == page
+
+
+def test_a_real_region_after_an_indented_example_is_the_only_one():
+    page = (
+        "Example:\n\n    <!-- BEGIN modetable:one -->\n    <!-- END modetable:one -->\n\n"
+        "<!-- BEGIN modetable:one -->\nstale\n<!-- END modetable:one -->\n"
+    )
+    assert render(page, one="fresh\n") == (
+        "Example:\n\n    <!-- BEGIN modetable:one -->\n    <!-- END modetable:one -->\n\n"
+        "<!-- BEGIN modetable:one -->\n\nfresh\n\n<!-- END modetable:one -->\n"
+    )
+
+
+def test_a_marker_right_after_a_paragraph_line_counts():
+    """An HTML comment may interrupt a paragraph: CommonMark reads it as HTML."""
+    page = "text\n<!-- BEGIN modetable:one -->\n<!-- END modetable:one -->\n"
+    (region,) = find_regions(page, "page.md", known)
+    assert (region.begin, region.end) == (1, 2)
+
+
+def test_a_marker_in_a_list_item_counts():
+    page = "- item\n\n  <!-- BEGIN modetable:one -->\n  <!-- END modetable:one -->\n"
+    (region,) = find_regions(page, "page.md", known)
+    assert (region.begin, region.end) == (2, 3)
+
+
+MALFORMED = (
+    "malformed marker: write <!-- BEGIN modetable:NAME --> or "
+    "<!-- END modetable:NAME --> alone on its line"
+)
+
+
+@pytest.mark.parametrize(
+    "separator",
+    ["\u2028", "\u2029", "\x85", "\x0c", "\x0b", "\x1c"],
+    ids=["U+2028", "U+2029", "NEL", "FF", "VT", "FS"],
+)
+def test_a_marker_after_a_character_python_ends_lines_at_is_not_alone(separator):
+    """str.splitlines ends a line at these; CommonMark does not, so the marker is
+    part of a paragraph line: an error, never a region."""
+    page = (
+        f"text{separator}<!-- BEGIN modetable:one -->\n"
+        f"more{separator}<!-- END modetable:one -->\n"
+    )
+    with pytest.raises(ErrorList) as raised:
+        find_regions(page, "page.md", known)
+    assert raised.value.lines() == [f"page.md:1:6: {MALFORMED}", f"page.md:2:6: {MALFORMED}"]
+
+
+def test_a_marker_indented_into_a_paragraph_is_part_of_it():
+    """Four spaces after a paragraph line continue the paragraph (no code block)."""
+    page = "text\n    <!-- BEGIN modetable:one -->\n"
+    with pytest.raises(ModetableError) as raised:
+        find_regions(page, "page.md", known)
+    assert str(raised.value) == f"page.md:2:5: {MALFORMED}"
+
+
+def test_lines_end_only_where_commonmark_ends_them():
+    from modetable.docs.regions import split_lines
+
+    text = "a\u2028b\x0cc\r\nd\re\nf\x85g"
+    assert split_lines(text) == ["a\u2028b\x0cc\r\n", "d\r", "e\n", "f\x85g"]
+    assert "".join(split_lines(text)) == text
+
+
+def test_the_markers_that_count_are_the_html_comments_of_a_commonmark_rendering():
+    """Read back through a CommonMark renderer (markdown-it-py, its HTML), each
+    page's counted markers are exactly the comments it passes through as HTML."""
+    from markdown_it import MarkdownIt
+
+    real = "a\n<!-- BEGIN modetable:one -->\n<!-- END modetable:one -->\n"
+    for page in [*CODE_EXAMPLES.values(), real]:
+        html = MarkdownIt("commonmark").render(page)
+        rendered = html.count("<!-- BEGIN modetable:one -->")
+        assert len(find_regions(page, "page.md", known)) == rendered, page

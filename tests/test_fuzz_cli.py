@@ -16,13 +16,17 @@ import copy
 import json
 import math
 import os
+import tempfile
+from unittest import mock
 
 import pytest
 import yaml
 from conftest import EXAMPLES, RULES, run_cli
+from hostile_yaml import hostile_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from modetable import yamlio
 from modetable.cli import COMMANDS
 from modetable.rules import load_ruleset
 
@@ -66,6 +70,13 @@ wild = st.recursive(
     max_leaves=4,
 )
 
+# Text a terminal would act on, or that breaks a line: it must be printed escaped.
+SPOOFING = st.lists(
+    st.sampled_from(["\x1b[2J", "\x1b]0;x\x07", "\n", "\r", "\0", "\x85", "\u2028",
+                     "\u202e", "\x9b", "\t", "OMENative", "m", " "]),
+    min_size=1, max_size=4,
+).map("".join)  # fmt: skip
+
 
 class Shapes:
     """The strategies for one level of chaos: `wildness` is how often (1 in n,
@@ -79,7 +90,9 @@ class Shapes:
     def __init__(self, wildness: int) -> None:
         self.wildness = wildness
         maybe = self.maybe
-        mode_values = maybe(st.sampled_from([*MODES, "omenative", "", "Raw Deployment"]))
+        mode_values = maybe(
+            st.one_of(st.sampled_from([*MODES, "omenative", "", "Raw Deployment"]), SPOOFING)
+        )
         self.names = maybe(st.sampled_from([*RUNTIME_NAMES, "rt-missing", ""]))
         sizes = maybe(
             st.sampled_from(["1B", "4b", "-1B", "0.5B", "500M", "70B", "1.5T", "", "B", "7"])
@@ -239,6 +252,7 @@ NEW_PATHS = [
 ]
 EDIT_VALUES = st.one_of(
     st.sampled_from([*MODES, "omenative", "4b", "-1B", "0.5B", "1.08.0", "v1", "", "DELETE"]),
+    SPOOFING,
     st.sampled_from([d["metadata"]["name"] for d in EXAMPLE]),
     wild,
 )
@@ -287,9 +301,42 @@ def edited_examples(draw) -> list[dict]:
     return documents
 
 
+# The strings modetable prints from the inputs: names the rules do not check
+# (the model's, its formats'), modes, sizes, versions, classes.
+SHOWN_PATHS = [
+    ("spec", "model", "name"),
+    ("spec", "deploymentMode"),
+    ("spec", "engine", "annotations", ANNOTATION),
+    ("spec", "modelFormat", "name"),
+    ("spec", "modelFormat", "version"),
+    ("spec", "modelFramework", "version"),
+    ("spec", "modelArchitecture"),
+    ("spec", "modelParameterSize"),
+    ("spec", "modelSizeRange", "min"),
+    ("spec", "engineConfig", "annotations", ANNOTATION),
+    ("spec", "supportedModelFormats", 0, "modelFormat", "version"),
+    ("spec", "supportedModelFormats", 0, "modelArchitecture"),
+    ("spec", "acceleratorSelector", "acceleratorClass"),
+]
+
+
+@st.composite
+def spoofed_examples(draw) -> list[dict]:
+    """The example with one to three printed strings holding terminal escapes,
+    NUL, newlines and other characters a terminal acts on."""
+    documents = copy.deepcopy(EXAMPLE)
+    for _ in range(draw(st.integers(1, 3))):
+        path, value = draw(st.sampled_from(SHOWN_PATHS)), draw(SPOOFING)
+        for document in documents:  # a field the other kinds have not is not read there
+            _set(document, path, value)
+    return documents
+
+
 # Well-formed inputs (the engine runs), inputs with a wild field now and then,
-# and the page's example with a few fields changed.
-clusters = st.one_of(Shapes(0).clusters(), Shapes(12).clusters(), edited_examples())
+# and the page's example with a few fields changed, some to strings that spoof.
+clusters = st.one_of(
+    Shapes(0).clusters(), Shapes(12).clusters(), edited_examples(), spoofed_examples()
+)
 
 
 @st.composite
@@ -318,9 +365,24 @@ def _strict_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
+def check_printable(argv: list[str], run) -> None:
+    """Nothing the inputs hold reaches the terminal raw: every output encodes as
+    UTF-8 (a file name that is not UTF-8 is escaped), and messages and tables
+    hold no control character but the line ends (JSON and YAML escape their own)."""
+    run.out.encode("utf-8")
+    run.err.encode("utf-8")
+    texts = [run.err]
+    if argv[argv.index("-o") + 1] == "table":
+        texts.append(run.out)
+    for text in texts:
+        raw = {c for c in text if not c.isprintable() and c != "\n"}
+        assert not raw, (raw, text)
+
+
 def check_outcome(argv: list[str], run) -> None:
     """Exit 0/1 with an answer that agrees with itself, or 2 with one line."""
     assert run.code in (0, 1, 2), (run.code, run.err)
+    check_printable(argv, run)
     lines = run.err.splitlines()
     if run.code == 2:
         assert run.out == "", "bad input must leave standard output empty"
@@ -431,9 +493,74 @@ def test_valid_text_with_one_change_gets_an_answer_or_one_line(documents, argv, 
 
 
 @FUZZ
+@given(documents=spoofed_examples(), argv=command_lines())
+def test_printed_values_that_spoof_are_shown_escaped(documents, argv):
+    """Tables and lines (the checks look at them, not at JSON or YAML) print what
+    the inputs hold escaped."""
+    text = yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True)
+    argv[argv.index("-o") + 1] = "table"
+    check_outcome(argv, run_cli(*argv, stdin=text))
+
+
+@FUZZ
 @given(text=st.text(max_size=200), argv=command_lines())
 def test_any_text_gets_an_answer_or_one_line(text, argv):
     check_outcome(argv, run_cli(*argv, stdin=text))
+
+
+# A lower alias budget keeps each example quick; the refusal is the same at any size.
+FUZZ_ALIAS_BUDGET = 20_000
+
+
+@FUZZ
+@given(documents=clusters, argv=command_lines(), data=st.data())
+def test_tags_numbers_and_aliases_on_any_node_get_an_answer_or_one_line(documents, argv, data):
+    """Explicit tags on any node (keys and documents too), numbers of any length,
+    and aliases that share a node or fan out to width ** depth copies of it."""
+    text = data.draw(hostile_text(yaml.safe_dump_all(documents, sort_keys=False)))
+    with mock.patch.object(yamlio, "MAX_ALIAS_NODES", FUZZ_ALIAS_BUDGET):
+        check_outcome(argv, run_cli(*argv, stdin=text))
+
+
+@FUZZ
+@given(documents=st.lists(clusters, min_size=2, max_size=3), argv=command_lines(), data=st.data())
+def test_aliases_in_several_inputs_share_one_budget(documents, argv, data):
+    """Each input within the budget may be refused together: one line either way."""
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        mock.patch.object(yamlio, "MAX_ALIAS_NODES", FUZZ_ALIAS_BUDGET),
+    ):
+        files = []
+        for index, cluster in enumerate(documents):
+            text = data.draw(hostile_text(yaml.safe_dump_all(cluster, sort_keys=False)))
+            path = os.path.join(folder, f"{index}.yaml")
+            with open(path, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            files.append(path)
+        check_outcome(argv, run_cli(*argv[:-1], *files))
+
+
+# Any bytes a file name can hold (not `/`, not NUL): newlines, escapes, not UTF-8.
+file_names = st.binary(min_size=1, max_size=12).filter(
+    lambda name: b"/" not in name and b"\0" not in name and name not in (b".", b"..")
+)
+
+
+@FUZZ
+@given(documents=clusters, argv=command_lines(), names=st.lists(file_names, min_size=2,
+       max_size=2, unique=True))  # fmt: skip
+def test_file_names_of_any_bytes_are_shown_escaped(documents, argv, names):
+    """The same objects in two files whose names hold any bytes: the duplicate
+    warnings, the errors and the JSON and YAML places all stay one escaped line."""
+    text = yaml.safe_dump_all(documents, sort_keys=False)
+    with tempfile.TemporaryDirectory() as folder:
+        files = []
+        for name in names:
+            path = os.fsdecode(os.path.join(os.fsencode(folder), name))
+            with open(path, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            files.append(path)
+        check_outcome(argv, run_cli(*argv[:-1], *files))
 
 
 @FUZZ

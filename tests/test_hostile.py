@@ -19,14 +19,14 @@ def _dump(*documents: dict) -> str:
 
 def test_an_unreadable_file_is_one_line_naming_it(tmp_path, monkeypatch):
     path = write(tmp_path, "locked.yaml", _dump(isvc_doc("svc")))
-    real_open = Path.open
+    real_open = os.open
 
-    def refuse(self, *args, **kwargs):
-        if self == path:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *args, **kwargs)
+    def refuse(name, *args, **kwargs):
+        if os.fspath(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "open", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     run = run_cli("match", "--isvc", "svc", str(path))
     assert (run.code, run.out, run.err) == (
         2,
@@ -213,3 +213,67 @@ def test_only_the_atomic_module_writes_files():
             ):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
     assert offenders == []
+
+
+# modetable as a process whose every fsync stalls: a write is caught mid-staging.
+_STALLED_WRITES = """
+import os, sys, time
+real = os.fsync
+def stalled(fd):
+    real(fd)
+    time.sleep(60)
+os.fsync = stalled
+from modetable.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("signal_name", "code", "line"),
+    [("SIGTERM", 143, "modetable: terminated\n"), ("SIGINT", 130, "modetable: interrupted\n")],
+)
+def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
+    """A real signal to a real process staging the pages of `docs --out`: it
+    removes its temporary file and the folder it made, and says why it stopped."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "out"
+    argv = ["docs", "--docs-dir", str(ROOT / "docs"), "--ome-version", "v1.2.2", "--out", str(out)]
+    process = subprocess.Popen(
+        [sys.executable, "-c", _STALLED_WRITES, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not any(out.rglob("*.tmp")) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert any(out.rglob("*.tmp")), "the pages never began to be written"
+        process.send_signal(getattr(signal, signal_name))
+        stdout, stderr = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert (process.returncode, stdout, stderr) == (code, b"", line.encode())
+    assert not out.exists()
+
+
+def test_docs_out_writes_no_page_when_one_cannot_be_written(tmp_path):
+    """A file where the second page's folder must go: the first page is not
+    written either (the corpus case docs-out-with-a-file-where-a-folder-goes)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sub").write_text("a file")
+    docs = ROOT / "tests" / "broken" / "docs-pages"
+    run = run_cli("docs", "--docs-dir", str(docs), "--ome-version", "v1.2.2", "--out", str(out))
+    assert run.code == 2
+    assert sorted(p.name for p in out.iterdir()) == ["sub"]
+    assert (out / "sub").read_text() == "a file"
+    fine = tmp_path / "fine"
+    run = run_cli("docs", "--docs-dir", str(docs), "--ome-version", "v1.2.2", "--out", str(fine))
+    assert (run.code, run.err) == (0, "")
+    assert run.out == f"wrote {fine}/index.md\nwrote {fine}/sub/page.md\n"

@@ -3,31 +3,113 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, run_cli
+from conftest import ROOT, Run, run_cli
 
 BROKEN = ROOT / "tests" / "broken"
 BROKEN_ARG = "tests/broken"
 CASES = yaml.safe_load((BROKEN / "cases.yaml").read_text(encoding="utf-8"))["cases"]
+# The folder a case's generated inputs are made in, relative to the repository root.
+MADE = "made"
 
 
 def _expand(text: str) -> str:
-    return text.replace("{broken}", BROKEN_ARG)
+    return text.replace("{broken}", BROKEN_ARG).replace("{made}", MADE)
 
 
-def _run(argv: list[str], stdin: str = ""):
-    return run_cli(*(_expand(a) for a in argv), stdin=stdin)
+def _expand_all(value):
+    """`value` with {broken} and {made} expanded in every string it holds."""
+    if isinstance(value, str):
+        return _expand(value)
+    if isinstance(value, dict):
+        return {key: _expand_all(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_expand_all(item) for item in value]
+    return value
+
+
+def _name(text: str) -> str:
+    """A generated file's name: each character one byte (`\\xff` is the byte 0xff,
+    not UTF-8), so a case can name a file that is not UTF-8."""
+    return os.fsdecode(_expand(text).encode("latin-1"))
+
+
+def _make(entries: list[dict]) -> None:
+    """The inputs a case needs that a repository cannot hold: names that are not
+    UTF-8, links, FIFOs, folders; made under MADE in the current directory."""
+    for entry in entries:
+        path = Path(_name(entry["path"]))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if "copy" in entry:
+            shutil.copyfile(_expand(entry["copy"]), path)
+        elif "text" in entry:
+            path.write_text(entry["text"], encoding="utf-8")
+        elif "link" in entry:
+            path.symlink_to(_name(entry["link"]))
+        elif entry.get("fifo"):
+            os.mkfifo(path)
+        else:
+            path.mkdir()
+
+
+def _in_a_process(argv: list[str], redirect: str, stdin: str) -> Run:
+    """modetable as a real process, its streams redirected by the shell (`>&-`,
+    `> /dev/full`, `<&-`): what a closed stream does cannot be faked in-process."""
+    script = f'exec "$0" -m modetable "$@" {redirect}'
+    done = subprocess.run(
+        ["bash", "-c", script, sys.executable, *argv],
+        input=stdin.encode(),
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    return Run(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+def _run(argv: list[str], stdin: str = "", redirect: str | None = None) -> Run:
+    arguments = [_name(a) for a in argv]
+    if redirect is not None:
+        return _in_a_process(arguments, redirect, stdin)
+    return run_cli(*arguments, stdin=stdin)
+
+
+def _codes(monkeypatch) -> list[str]:
+    """The codes of the errors the in-process runs report (cli.report_error)."""
+    import modetable.cli
+
+    codes: list[str] = []
+    report = modetable.cli.report_error
+
+    def recording(exc, io):
+        codes.extend(str(e.code) for e in getattr(exc, "errors", [exc]))
+        report(exc, io)
+
+    monkeypatch.setattr(modetable.cli, "report_error", recording)
+    return codes
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_broken_input_gets_its_whole_answer(case, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    run = _run(case["argv"], case.get("stdin", ""))
+def test_broken_input_gets_its_whole_answer(case, monkeypatch, tmp_path):
+    codes = _codes(monkeypatch)
+    if "make" in case or "shell" in case:
+        # Generated inputs, and a real process, run in a copy of the corpus.
+        shutil.copytree(BROKEN, tmp_path / BROKEN_ARG)
+        monkeypatch.chdir(tmp_path)
+        _make(case.get("make", []))
+    else:
+        monkeypatch.chdir(ROOT)
+    run = _run(case["argv"], case.get("stdin", ""), case.get("shell"))
     assert (run.code, run.err) == (case["exit"], _expand(case["stderr"]))
+    if "code" in case and "shell" not in case:
+        assert codes == [case["code"]]
     if case["exit"] == 2:
         assert run.out == "", "bad input must leave standard output empty"
         assert run.err.count("\n") == 1, "bad input is one line"
@@ -37,14 +119,15 @@ def test_broken_input_gets_its_whole_answer(case, monkeypatch):
         twin = _run(case["same_as"])
         assert (run.code, run.out) == (twin.code, twin.out)
     if "json" in case:
-        output = json.loads(run.out)
-        assert {key: output[key] for key in case["json"]} == case["json"]
+        output = yaml.safe_load(run.out) if "yaml" in case["argv"] else json.loads(run.out)
+        assert {key: output[key] for key in case["json"]} == _expand_all(case["json"])
 
 
 def test_every_case_has_a_unique_id_and_every_field_is_known():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids))
     known = {"id", "why", "argv", "stdin", "exit", "stderr", "stdout", "same_as", "json"}
+    known |= {"make", "shell", "code"}
     for case in CASES:
         assert set(case) <= known, case["id"]
         assert {"id", "why", "argv", "exit", "stderr"} <= set(case), case["id"]
@@ -54,7 +137,8 @@ def test_every_file_of_the_corpus_is_used_by_a_case():
     """A broken file nobody runs proves nothing."""
     used = set()
     for case in CASES:
-        for argument in [*case["argv"], *case.get("same_as", [])]:
+        copies = [entry["copy"] for entry in case.get("make", []) if "copy" in entry]
+        for argument in [*case["argv"], *case.get("same_as", []), *copies]:
             if argument.startswith("{broken}/"):
                 used.add(argument.removeprefix("{broken}/").split("/")[0])
     present = {p.name for p in BROKEN.iterdir() if p.name != "cases.yaml"}

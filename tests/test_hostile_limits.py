@@ -58,13 +58,71 @@ def merge_bomb(levels: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+ALIAS_LIMIT = (
+    f"YAML aliases add more than {yamlio.MAX_ALIAS_NODES} nodes in all inputs together "
+    "(aliases repeated too often)"
+)
+
+
 def test_a_billion_laughs_is_refused_at_once():
     message, peak = _refusal(billion_laughs())
-    assert message == (
-        f"bomb.yaml:1:1: YAML expands to more than {yamlio.MAX_NODES} nodes "
-        "(aliases repeated too often)"
-    )
+    assert message == f"bomb.yaml:1:1: {ALIAS_LIMIT}"
     assert peak < 5 * MB
+
+
+def _shared_config_fleet(folder: Path, count: int, keys: int, references: int) -> None:
+    """`count` files, each a List of a runtime and an InferenceService naming it, whose
+    engine and engineConfig alias one mapping of `keys` keys `references` times each."""
+    mapping = "{" + ", ".join(f"k{i}: {i}" for i in range(keys)) + "}"
+    refs = "{" + ", ".join(f"a{i}: *m" for i in range(references)) + "}"
+    for n in range(count):
+        write(
+            folder,
+            f"isvc-{n:03d}.yaml",
+            f"""kind: List
+items:
+- apiVersion: ome.io/v1beta1
+  kind: ServingRuntime
+  metadata: {{name: rt-{n}, namespace: ns}}
+  spec:
+    base: &m {mapping}
+    engineConfig: {refs}
+- apiVersion: ome.io/v1beta1
+  kind: InferenceService
+  metadata: {{name: svc-{n}, namespace: ns}}
+  spec:
+    model: {{name: m}}
+    runtime: {{name: rt-{n}}}
+    engine: {refs}
+""",
+        )
+
+
+def test_the_issues_fleet_of_aliased_configs_is_refused_at_the_budget(tmp_path):
+    """100 InferenceServices of about 38 KB, each whose engine and runtime
+    engineConfig alias one 1,900-key mapping 950 times (3.6 million nodes a file,
+    within the old per-document limit): the run's budget stops the first file."""
+    _shared_config_fleet(tmp_path, 100, 1900, 950)
+    assert 35_000 < (tmp_path / "isvc-000.yaml").stat().st_size < 45_000
+    for command in (["audit"], ["select", "--isvc", "ns/svc-1"]):
+        run = run_cli(*command, str(tmp_path))
+        assert (run.code, run.out, run.err) == (
+            2,
+            "",
+            f"modetable: error: {tmp_path}/isvc-000.yaml:1:1: {ALIAS_LIMIT}\n",
+        )
+
+
+def test_aliased_configs_within_the_budget_are_answered(tmp_path, monkeypatch):
+    """Below the budget the fleet is answered: merging reads only the paths the
+    rules read, so the expanded configs are never walked."""
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", 20_000_000)
+    _shared_config_fleet(tmp_path, 3, 1900, 950)
+    run = run_cli("audit", "-o", "json", str(tmp_path))
+    assert (run.code, run.err) == (1, "")
+    assert [item["components"]["engine"]["mode"] for item in run.json()["items"]] == [
+        "RawDeployment"
+    ] * 3
 
 
 def test_a_merge_key_bomb_is_refused_within_the_node_limit(monkeypatch):
@@ -79,6 +137,19 @@ def test_a_merge_key_bomb_is_refused_within_the_node_limit(monkeypatch):
     )
     assert message.startswith("bomb.yaml:")
     assert peak < 60 * MB
+
+
+def test_the_budget_is_the_runs_across_files(tmp_path, monkeypatch):
+    """Each file within the budget, the files together past it: the second is refused."""
+    _shared_config_fleet(tmp_path, 2, 100, 100)  # 2 * 100 * 100 nodes added a file
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", 30_000)
+    assert run_cli("audit", str(tmp_path / "isvc-000.yaml")).code == 1
+    run = run_cli("audit", str(tmp_path))
+    assert (run.code, run.err) == (
+        2,
+        f"modetable: error: {tmp_path}/isvc-001.yaml:1:1: YAML aliases add more than 30000 "
+        "nodes in all inputs together (aliases repeated too often)\n",
+    )
 
 
 def test_merge_keys_within_the_limits_still_work():

@@ -111,7 +111,7 @@ def test_rules_check_on_an_unreadable_file_is_bad_input(tmp_path):
     run = run_cli("rules", "check", str(tmp_path / "absent.yaml"))
     assert run.code == 2
     assert run.err == (
-        f"modetable: error: {tmp_path / 'absent.yaml'}: cannot read: No such file or directory\n"
+        f"modetable: error: {tmp_path / 'absent.yaml'}: no such file or directory\n"
     )
 
 

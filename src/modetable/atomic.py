@@ -1,10 +1,24 @@
-"""Writing a file so that a reader, or a crash, never sees it half-written.
+"""Writing files so that a reader, or a crash, never sees one half-written, and
+a set of files is written all or none.
 
-The new content goes to a temporary file in the same directory (so the rename
-never crosses a file system), is flushed and fsynced, takes the old file's
-permissions, and then replaces the old file in one `os.replace`. If anything
-fails or is interrupted before the rename, the old file is untouched and the
-temporary file is removed.
+What "all or none" can mean on a POSIX file system, which has no transaction
+over several files:
+
+1. Staging: every file's new content is written in full to a temporary file
+   beside it (so the rename never crosses a file system), flushed and fsynced,
+   with the old file's permissions; a folder that is missing is made; the file
+   it replaces keeps a second name (a hard link). A failure or an interruption
+   here (an error, Ctrl-C, SIGTERM) removes what staging made: nothing changed.
+2. Renames: only when every file is staged is each temporary file renamed over
+   its target (`os.replace`, atomic per file), with SIGINT and SIGTERM held
+   until the last one. A rename that fails puts back the files renamed before
+   it, from their second names.
+
+So each file is always whole, and the set is all new or all old, except if
+the process is killed outright (SIGKILL, power loss) during step 2, which
+lasts a few microseconds a file: then some files can be new and the others
+old, each still whole, and a temporary file can be left beside its target
+(hidden, named `.NAME.XXXXXXXX.tmp`).
 """
 
 from __future__ import annotations
@@ -12,15 +26,20 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import signal
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from modetable.errors import Location, ModetableError
+import attrs
+
+from modetable.errors import ErrorCode, Location, ModetableError
 
 __all__ = ["write_bytes", "write_text"]
 
 # Permissions a new file asks for; the process umask narrows them, as for open().
 _NEW_FILE_MODE = 0o666
 _ATTEMPTS = 100
+_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
@@ -29,12 +48,7 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     A symbolic link is followed: the file it points at is replaced, the link kept.
     Raises ModetableError (one line, with the path) when the file cannot be written.
     """
-    target = Path(os.path.realpath(path))
-    try:
-        _replace(target, data)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise ModetableError(f"cannot write: {reason}", Location(str(path))) from None
+    write_files([(path, data)])
 
 
 def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
@@ -42,12 +56,54 @@ def write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8")
     write_bytes(path, text.encode(encoding))
 
 
-def _replace(target: Path, data: bytes) -> None:
+@attrs.define
+class _Staged:
+    name: str  # as the caller named it, for messages
+    target: Path
+    temporary: Path
+    backup: Path | None  # a second name of the file replaced, None when new
+    renamed: bool = False
+
+
+def write_files(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
+    """Replace (or create) every file of `files` with its bytes, all or none
+    (see the module's docstring for what that means exactly)."""
+    staged: list[_Staged] = []
+    made: list[Path] = []
     try:
-        mode: int | None = target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = None
-    fd, temporary = _create_temporary(target)
+        for path, data in files:
+            staged.append(_stage(str(path), data, made))
+        with _signals_held():
+            _rename_all(staged)
+            for item in staged:
+                _remove(item.backup)
+    except BaseException:
+        for item in staged:
+            if not item.renamed:
+                _remove(item.temporary)
+            _remove(item.backup)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+    for directory in dict.fromkeys(item.target.parent for item in staged):
+        _sync_directory(directory)
+
+
+def _stage(name: str, data: bytes, made: list[Path]) -> _Staged:
+    _make_folders(Path(name).parent, made)  # as named, so an error names them so
+    target = Path(os.path.realpath(name))
+    try:
+        if target.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
+        try:
+            mode: int | None = target.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = None
+        fd, temporary = _create_temporary(target)
+    except OSError as exc:
+        raise _cannot_write(exc, name) from None
+    item = _Staged(name, target, temporary, None)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
@@ -55,13 +111,99 @@ def _replace(target: Path, data: bytes) -> None:
             os.fsync(stream.fileno())
         if mode is not None:
             os.chmod(temporary, mode)
-        os.replace(temporary, target)
-    except BaseException:
-        # Interrupted or failed before the rename: the old file still stands.
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+            item.backup = _second_name(target)
+    except BaseException as exc:
+        _remove(temporary)
+        if isinstance(exc, OSError):
+            raise _cannot_write(exc, name) from None
         raise
-    _sync_directory(target.parent)
+    return item
+
+
+def _rename_all(staged: list[_Staged]) -> None:
+    """Each temporary file over its target; on a failure, the ones done put back."""
+    current = None
+    try:
+        for item in staged:
+            current = item
+            os.replace(item.temporary, item.target)
+            item.renamed = True
+    except OSError as exc:
+        for item in staged:
+            if item.renamed:
+                with contextlib.suppress(OSError):
+                    if item.backup is not None:
+                        os.replace(item.backup, item.target)
+                        item.backup = None
+                    else:
+                        os.unlink(item.target)
+        raise _cannot_write(exc, current.name if current else "") from None
+
+
+def _make_folders(folder: Path, made: list[Path]) -> None:
+    """`folder` and the folders above it that are missing, each noted in `made`."""
+    missing = []
+    for parent in (folder, *folder.parents):
+        if parent.is_dir():
+            break
+        missing.append(parent)
+    for parent in reversed(missing):
+        try:
+            parent.mkdir()
+        except FileExistsError:
+            raise ModetableError(
+                "cannot create the folder: a file of that name is in the way",
+                Location(str(parent)),
+                code=ErrorCode.CANNOT_WRITE,
+            ) from None
+        except OSError as exc:
+            raise ModetableError(
+                f"cannot create the folder: {exc.strerror or exc}",
+                Location(str(parent)),
+                code=ErrorCode.CANNOT_WRITE,
+            ) from None
+        made.append(parent)
+
+
+def _cannot_write(exc: OSError, name: str) -> ModetableError:
+    return ModetableError(
+        f"cannot write: {exc.strerror or exc}", Location(name), code=ErrorCode.CANNOT_WRITE
+    )
+
+
+def _second_name(target: Path) -> Path | None:
+    """A hard link to `target` beside it, to put it back with; None where the file
+    system has no hard links (then a failed rename cannot be undone)."""
+    for _ in range(_ATTEMPTS):
+        candidate = target.with_name(f".{target.name}.{secrets.token_hex(4)}.old")
+        try:
+            os.link(target, candidate)
+            return candidate
+        except FileExistsError:
+            continue
+        except OSError:
+            return None
+    return None
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the block ends (then they are delivered)."""
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
+    except (AttributeError, ValueError, OSError):  # no signal masks here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _remove(path: Path | None) -> None:
+    if path is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
 
 
 def _create_temporary(target: Path) -> tuple[int, Path]:
@@ -77,7 +219,7 @@ def _create_temporary(target: Path) -> tuple[int, Path]:
 
 
 def _sync_directory(directory: Path) -> None:
-    """Make the rename itself durable; not every platform can open a directory."""
+    """Make the renames themselves durable; not every platform can open a directory."""
     try:
         fd = os.open(directory, os.O_RDONLY)
     except OSError:

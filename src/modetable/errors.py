@@ -8,6 +8,8 @@ from typing import Literal
 
 import attrs
 
+from modetable.shown import escape
+
 __all__ = [
     "ErrorCode",
     "ErrorList",
@@ -34,13 +36,15 @@ class Location:
     field: str | None = None
 
     def __str__(self) -> str:
+        # A file name can hold a newline or bytes that are not UTF-8: shown escaped.
+        file = escape(self.file)
         if self.field is not None:
-            return f"{self.file} at {self.field}"
+            return f"{file} at {self.field}"
         if self.line is None:
-            return self.file
+            return file
         if self.col is None:
-            return f"{self.file}:{self.line}"
-        return f"{self.file}:{self.line}:{self.col}"
+            return f"{file}:{self.line}"
+        return f"{file}:{self.line}:{self.col}"
 
 
 class ErrorCode(StrEnum):
@@ -64,6 +68,10 @@ class ErrorCode(StrEnum):
     BAD_DOCUMENT = "bad-document"
     UNKNOWN_VERSION = "unknown-version"
     BROKEN_CHAIN = "broken-chain"
+    BAD_TAG = "bad-tag"
+    OVER_LIMIT = "over-limit"
+    CANNOT_READ = "cannot-read"
+    CANNOT_WRITE = "cannot-write"
 
 
 Severity = Literal["error", "warning"]

@@ -17,15 +17,16 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import attrs
 
 from modetable import paths
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.rules.model import Manifests
 from modetable.settled import settled
 from modetable.yamlio import (
     YamlMap,
-    check_size,
     decode,
     describe,
     load_documents,
+    path_problem,
+    read_file,
     read_limited,
     where,
 )
@@ -331,40 +332,64 @@ def _parse_object(
     return Manifest(kind, name, namespace, scope, obj, location)
 
 
+def _folder_files(folder: str) -> list[Path]:
+    """A folder's YAML files, recursively, folders linked into it included: each
+    folder is read once, so a link to a folder above it cannot loop."""
+    seen: set[tuple[int, int]] = set()
+    found: list[Path] = []
+
+    def failed(exc: OSError) -> None:
+        raise ModetableError(
+            f"cannot read the directory: {exc.strerror or exc}",
+            Location(exc.filename or folder),
+            code=ErrorCode.CANNOT_READ,
+        )
+
+    for root, folders, files in os.walk(folder, onerror=failed, followlinks=True):
+        status = os.stat(root)
+        if (status.st_dev, status.st_ino) in seen:
+            folders[:] = []  # reached again through a link
+            continue
+        seen.add((status.st_dev, status.st_ino))
+        folders.sort()
+        for name in files:
+            path = Path(root, name)
+            if path.suffix in YAML_SUFFIXES and path.is_file():
+                found.append(path)
+    return sorted(found)
+
+
 def _files(argument: str) -> list[Path]:
     """The files an argument names: itself, or a folder's YAML files, recursively."""
-    path = Path(argument)
-    if path.is_dir():
-        try:
-            found = sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
-        except OSError as exc:
-            raise ModetableError(
-                f"cannot read the directory: {exc.strerror or exc}", Location(argument)
-            ) from None
+    if os.path.isdir(argument):
+        found = _folder_files(argument)
         if not found:
             raise ModetableError("directory holds no YAML files", Location(argument))
         return found
-    if not path.exists():
-        reason = "a broken symbolic link" if path.is_symlink() else "no such file or directory"
-        raise ModetableError(reason, Location(argument))
-    return [path]
+    problem = path_problem(argument)
+    if problem is not None:
+        raise ModetableError(problem, Location(argument), code=ErrorCode.CANNOT_READ)
+    return [Path(argument)]
+
+
+def same_file(path: str | os.PathLike[str]) -> tuple[int, int] | str:
+    """What identifies the file at `path`: its device and inode (links, `./a` and
+    `a` alike), or its name when it cannot be looked at."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return os.path.abspath(path)
+    return status.st_dev, status.st_ino
 
 
 def read_bytes(path: Path) -> bytes:
-    """The bytes of `path`; a file over the size limit is refused before it is read."""
-    try:
-        with path.open("rb") as stream:
-            if path.is_file():
-                check_size(os.fstat(stream.fileno()).st_size, str(path))
-                return stream.read()
-            return read_limited(stream, str(path))
-    except OSError as exc:
-        raise ModetableError(f"cannot read: {exc.strerror or exc}", Location(str(path))) from None
+    """The bytes of `path`, within the byte limit."""
+    return read_file(path, str(path))
 
 
 def _inputs(arguments: Iterable[str]) -> Iterator[tuple[str, Path | None, bool]]:
     """(name, path or None for stdin, named explicitly) for every file to read, each once."""
-    seen: set[Path] = set()
+    seen: set[tuple[int, int] | str] = set()
     stdin_read = False
     for argument in arguments:
         if argument == "-":
@@ -372,12 +397,12 @@ def _inputs(arguments: Iterable[str]) -> Iterator[tuple[str, Path | None, bool]]
                 stdin_read = True
                 yield "<stdin>", None, True
             continue
-        explicit = not Path(argument).is_dir()
+        explicit = not os.path.isdir(argument)
         for path in _files(argument):
-            resolved = path.resolve()
-            if resolved in seen:
+            identity = same_file(path)
+            if identity in seen:
                 continue  # the same file through two arguments is read once
-            seen.add(resolved)
+            seen.add(identity)
             yield str(path), path, explicit
 
 

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TextIO
 
-__all__ = ["FORMATS", "dump", "table"]
+from modetable.shown import escape
+
+__all__ = ["FORMATS", "dump", "line", "table"]
 
 FORMATS = ("table", "json", "yaml")
 
@@ -39,15 +41,22 @@ def _dumper() -> type:
     return Dumper
 
 
+def line(text: str) -> str:
+    """One line of text output: whatever it holds from the inputs (a newline, a
+    terminal escape) shown escaped, so it stays one line and prints as text."""
+    return escape(text) + "\n"
+
+
 def table(
     headers: Sequence[str], rows: Sequence[Sequence[Any]], *, headers_shown: bool = True
 ) -> str:
     """Columns aligned as kubectl prints them: upper-case headers, three spaces
-    apart (`headers_shown=False`: kubectl's --no-headers)."""
+    apart (`headers_shown=False`: kubectl's --no-headers); a cell's newlines and
+    terminal escapes shown escaped."""
     from tabulate import tabulate
 
     text = tabulate(
-        [["" if cell is None else str(cell) for cell in row] for row in rows],
+        [["" if cell is None else escape(str(cell)) for cell in row] for row in rows],
         headers=list(headers) if headers_shown else (),
         tablefmt="plain",
         disable_numparse=True,

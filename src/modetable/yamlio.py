@@ -6,19 +6,38 @@ is accepted (mappings, lists, strings, numbers, booleans, null), as Kubernetes
 reads it; nothing is ever constructed from a tag. Duplicate keys are errors
 (PyYAML keeps the last one silently). Every input is bounded: its bytes, the
 nodes it builds (merge keys `<<` can build quadratically many), the nodes its
-aliases expand to (a "billion laughs" file) and its depth, each a one-line
-error rather than an exhausted machine (docs/limits.md lists them).
+aliases add (a "billion laughs" file; counted for the whole run, not per input),
+its depth and the length of its numbers, each a one-line error rather than an
+exhausted machine (docs/limits.md lists them).
+
+The loader's contract, what any loader of modetable's inputs must refuse (a
+faster parse path is held to the same, tests/test_loader_contract.py):
+
+- more bytes than the limit; text that is not UTF-8; control characters;
+- a tag beyond JSON's values, and a JSON tag that does not fit its node
+  (`!!float abc`, `!!map` on a list, `!!seq` on a mapping);
+- a number written with more characters than the limit;
+- a string that is not valid Unicode (a lone surrogate written as an escape);
+- a key twice in one mapping; a list or mapping as a key;
+- nesting past the depth limit, as written or through aliases; an alias
+  inside the node it names;
+- more nodes built from one input, or added by aliases in one run, than the limits.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import errno
+import os
+import stat
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import yaml
 
 from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.shown import quote, shorten
 
 __all__ = [
     "MAX_DEPTH",
@@ -35,11 +54,18 @@ __all__ = [
 ]
 
 # Limits (docs/limits.md). A real manifest averages ~23 bytes per node, so an
-# input at the byte limit holds about 1.5 million nodes; the node limits sit
-# above that and only stop inputs that build far more than they spell out.
+# input at the byte limit holds about 1.5 million nodes; the node limit sits
+# above that and only stops inputs that build far more than they spell out.
 MAX_INPUT_BYTES = 32 * 1024 * 1024
 MAX_NODES = 4_000_000
+# Nodes that aliases add beyond those written, for all the inputs of one run
+# together: every walk over the objects read is bounded by what the inputs
+# spell out plus this many.
+MAX_ALIAS_NODES = 1_000_000
 MAX_DEPTH = 200
+# Characters a number may be written with: int64 and float64 need at most 25.
+MAX_NUMBER_CHARS = 100
+_CHUNK = 1024 * 1024
 _SELF_ALIAS = "YAML alias refers to a node that holds it"
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -47,6 +73,20 @@ _YAML_TAG = "tag:yaml.org,2002:"
 _MERGE_TAG = _YAML_TAG + "merge"
 # Tags PyYAML's safe loader knows but JSON (and so Kubernetes) has no value for.
 _REFUSED_TAGS = tuple(_YAML_TAG + name for name in ("binary", "set", "omap", "pairs"))
+_INT, _FLOAT = _YAML_TAG + "int", _YAML_TAG + "float"
+# What a scalar's text must read as, unquoted, to carry a tag: a whole number
+# may be written as a float (`!!float 1`), as YAML and Kubernetes allow.
+_SCALAR_FITS = {
+    _INT: {_INT},
+    _FLOAT: {_FLOAT, _INT},
+    _YAML_TAG + "bool": {_YAML_TAG + "bool"},
+    _YAML_TAG + "null": {_YAML_TAG + "null"},
+}
+_NODE_KINDS = {
+    yaml.MappingNode: "a mapping",
+    yaml.SequenceNode: "a list",
+    yaml.ScalarNode: "a scalar",
+}
 
 # Positions are packed into one int each (line in the high bits), which keeps
 # a loaded manifest about a third the size tuples would make it.
@@ -107,19 +147,27 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"the boolean {str(value).lower()}"
     if isinstance(value, int | float):
-        return f"the number {value}"
+        return f"the number {shorten(str(value))}"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"the string {shown!r}"
+        return f"the string {quote(value)}"
     return f"a {type(value).__name__}"
 
 
 def _mark(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag.removeprefix(_YAML_TAG) if tag.startswith(_YAML_TAG) else tag
+
+
+def duplicate_key_message(key_node: yaml.ScalarNode, first_line: int) -> str:
+    """A key given twice, as it is written (`yes` and `true` are one key)."""
+    return f"duplicate key {quote(key_node.value)} (first at line {first_line})"
 
 
 class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
@@ -130,6 +178,39 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     built = 0
     depth = 0
 
+    def _refuse(
+        self, message: str, node: yaml.Node, code: str = ErrorCode.BAD_INPUT
+    ) -> ModetableError:
+        return ModetableError(message, Location(self.file_name, *_mark(node)), code=code)
+
+    def _expect(self, node: yaml.Node, kind: type[yaml.Node]) -> None:
+        """An explicit tag on a node of another kind (`!!map [1]`, `!!int {}`)."""
+        if not isinstance(node, kind):
+            raise self._refuse(
+                f"the YAML tag {_tag_name(node.tag)} needs {_NODE_KINDS[kind]}, "
+                f"not {_NODE_KINDS[type(node)]}",
+                node,
+                ErrorCode.BAD_TAG,
+            )
+
+    def _scalar(self, node: yaml.Node) -> str:
+        """The text of a scalar whose tag fits it (`!!float abc`, `!!bool maybe` do not)."""
+        self._expect(node, yaml.ScalarNode)
+        fits = _SCALAR_FITS.get(node.tag)
+        if fits is not None:
+            if self.resolve(yaml.ScalarNode, node.value, (True, False)) not in fits:
+                raise self._refuse(
+                    f"{quote(node.value)} is not a {_tag_name(node.tag)}", node, ErrorCode.BAD_TAG
+                )
+            if node.tag in (_INT, _FLOAT) and len(node.value) > MAX_NUMBER_CHARS:
+                raise self._refuse(
+                    f"a number of {len(node.value)} characters is longer than the limit of "
+                    f"{MAX_NUMBER_CHARS}; quote it to make it a string",
+                    node,
+                    ErrorCode.OVER_LIMIT,
+                )
+        return node.value
+
     @contextlib.contextmanager
     def _nested(self, node: yaml.Node) -> Iterator[None]:
         """One level deeper while the children of `node` are built."""
@@ -137,6 +218,7 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
             raise ModetableError(
                 f"YAML nested deeper than the limit of {MAX_DEPTH}",
                 Location(self.file_name, *_mark(node)),
+                code=ErrorCode.OVER_LIMIT,
             )
         self.depth += 1
         try:
@@ -152,9 +234,11 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                 f"YAML builds more than {MAX_NODES} nodes "
                 "(a file this large, or merge keys (<<) repeated too often)",
                 Location(self.file_name, *_mark(node)),
+                code=ErrorCode.OVER_LIMIT,
             )
 
     def construct_yaml_map(self, node: yaml.MappingNode) -> Iterator[YamlMap]:
+        self._expect(node, yaml.MappingNode)
         mapping = YamlMap()
         mapping.file = self.file_name
         mapping.line, mapping.col = _mark(node)
@@ -184,14 +268,13 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                 continue
             key = self.construct_object(key_node)
             if key in seen:
-                raise ModetableError(
-                    f"duplicate key {key!r} (first at line {seen[key]})",
-                    Location(self.file_name, *_mark(key_node)),
-                    code=ErrorCode.DUPLICATE_KEY,
+                raise self._refuse(
+                    duplicate_key_message(key_node, seen[key]), key_node, ErrorCode.DUPLICATE_KEY
                 )
             seen[key] = _mark(key_node)[0]
 
     def construct_yaml_seq(self, node: yaml.SequenceNode) -> Iterator[YamlList]:
+        self._expect(node, yaml.SequenceNode)
         items = YamlList()
         items.file = self.file_name
         items.line, items.col = _mark(node)
@@ -201,33 +284,58 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         with self._nested(node):
             items.extend(self.construct_object(child, deep=True) for child in node.value)
 
-    def construct_yaml_int(self, node: yaml.ScalarNode) -> int:
-        try:
-            return super().construct_yaml_int(node)
-        except ValueError:
-            # Python refuses to convert integers of more than 4300 digits.
-            raise ModetableError(
-                f"integer of {len(node.value)} digits is too long; quote it to make it a string",
-                Location(self.file_name, *_mark(node)),
-            ) from None
+    def construct_str(self, node: yaml.Node) -> str:
+        value = self._scalar(node)
+        if node.style == '"' and not value.isascii():
+            # Only an escape (`"\ud800"`) can spell a lone surrogate: no UTF-8 holds it.
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise self._refuse(
+                    f"the string holds U+{ord(value[exc.start]):04X}, which is not a character "
+                    "(a lone surrogate)",
+                    node,
+                ) from None
+        return value
+
+    def construct_int(self, node: yaml.Node) -> int:
+        self._scalar(node)
+        return super().construct_yaml_int(node)
+
+    def construct_float(self, node: yaml.Node) -> float:
+        self._scalar(node)
+        if self.resolve(yaml.ScalarNode, node.value, (True, False)) == _INT:
+            return float(super().construct_yaml_int(node))
+        return super().construct_yaml_float(node)
+
+    def construct_bool(self, node: yaml.Node) -> bool:
+        self._scalar(node)
+        return super().construct_yaml_bool(node)
+
+    def construct_null(self, node: yaml.Node) -> None:
+        self._scalar(node)
 
     def construct_refused(self, node: yaml.Node) -> None:
         """Any tag beyond JSON's values: nothing is ever constructed from a tag."""
-        name = (
-            "!!" + node.tag.removeprefix(_YAML_TAG) if node.tag.startswith(_YAML_TAG) else node.tag
-        )
-        raise ModetableError(
-            f"the YAML tag {name} is not supported: modetable reads only mappings, lists, "
-            "strings, numbers, booleans and null",
-            Location(self.file_name, *_mark(node)),
+        raise self._refuse(
+            f"the YAML tag {_tag_name(node.tag)} is not supported: modetable reads only "
+            "mappings, lists, strings, numbers, booleans and null",
+            node,
+            ErrorCode.BAD_TAG,
         )
 
 
 _PositionLoader.add_constructor("tag:yaml.org,2002:map", _PositionLoader.construct_yaml_map)
 _PositionLoader.add_constructor("tag:yaml.org,2002:seq", _PositionLoader.construct_yaml_seq)
-_PositionLoader.add_constructor("tag:yaml.org,2002:int", _PositionLoader.construct_yaml_int)
-# Kubernetes decodes YAML through JSON, so dates stay strings.
-_PositionLoader.add_constructor("tag:yaml.org,2002:timestamp", _PositionLoader.construct_yaml_str)
+_PositionLoader.add_constructor(_INT, _PositionLoader.construct_int)
+_PositionLoader.add_constructor(_FLOAT, _PositionLoader.construct_float)
+_PositionLoader.add_constructor("tag:yaml.org,2002:bool", _PositionLoader.construct_bool)
+_PositionLoader.add_constructor("tag:yaml.org,2002:null", _PositionLoader.construct_null)
+_PositionLoader.add_constructor("tag:yaml.org,2002:str", _PositionLoader.construct_str)
+# Kubernetes decodes YAML through JSON, so dates stay strings; so do a plain `=`
+# and a `<<` that is not a merge key, which YAML 1.1 tags as `!!value` and `!!merge`.
+for _tag in ("timestamp", "value", "merge"):
+    _PositionLoader.add_constructor(_YAML_TAG + _tag, _PositionLoader.construct_str)
 for _tag in _REFUSED_TAGS:
     _PositionLoader.add_constructor(_tag, _PositionLoader.construct_refused)
 _PositionLoader.add_constructor(None, _PositionLoader.construct_refused)
@@ -240,22 +348,108 @@ def check_size(size: int, file_name: str) -> None:
             f"input is {size} bytes, more than the limit of {MAX_INPUT_BYTES} bytes "
             "(split it into several files)",
             Location(file_name),
+            code=ErrorCode.OVER_LIMIT,
         )
 
 
+def path_problem(path: str | os.PathLike[str]) -> str | None:
+    """Why `path` cannot be opened, in the words the error messages use, or None."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return "a broken symbolic link" if os.path.islink(path) else "no such file or directory"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        return f"cannot read: {exc.strerror or exc}"
+    return None
+
+
+def _unreadable(exc: OSError, file_name: str) -> ModetableError:
+    return ModetableError(
+        f"cannot read: {exc.strerror or exc}", Location(file_name), code=ErrorCode.CANNOT_READ
+    )
+
+
+def read_file(path: str | os.PathLike[str], file_name: str) -> bytes:
+    """The bytes of the file at `path`, within the byte limit.
+
+    A regular file over the limit is refused by its size before it is read.
+    Anything else named (a FIFO, a device such as /dev/zero, a process
+    substitution) is read up to the limit and refused past it; a FIFO is opened
+    without waiting for a writer, and one with no writer reads as empty.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        problem = path_problem(path) or f"cannot read: {exc.strerror or exc}"
+        raise ModetableError(problem, Location(file_name), code=ErrorCode.CANNOT_READ) from None
+    try:
+        with os.fdopen(fd, "rb") as stream:
+            status = os.fstat(fd)
+            if stat.S_ISDIR(status.st_mode):
+                raise ModetableError(
+                    "cannot read: Is a directory", Location(file_name), code=ErrorCode.CANNOT_READ
+                )
+            os.set_blocking(fd, True)
+            if stat.S_ISREG(status.st_mode):
+                check_size(status.st_size, file_name)
+                data = stream.read(status.st_size + 1)  # it may have grown since
+                check_size(len(data), file_name)
+                return data
+            return read_limited(stream, file_name)
+    except OSError as exc:
+        raise _unreadable(exc, file_name) from None
+
+
 def read_limited(stream: BinaryIO, file_name: str) -> bytes:
-    """A stream's bytes, refused once they pass the limit (pipes have no size)."""
-    data = stream.read(MAX_INPUT_BYTES + 1)
+    """A stream's bytes, refused once they pass the limit (pipes have no size).
+
+    Read a chunk at a time, so memory grows with what arrives, not with the limit.
+    """
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        while size <= MAX_INPUT_BYTES:
+            chunk = stream.read(min(_CHUNK, MAX_INPUT_BYTES + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise _unreadable(exc, file_name) from None
+    data = b"".join(chunks)
     if len(data) > MAX_INPUT_BYTES:
         raise ModetableError(
             f"input is more than the limit of {MAX_INPUT_BYTES} bytes "
             "(split it into several files)",
             Location(file_name),
+            code=ErrorCode.OVER_LIMIT,
         )
     return data
 
 
-_BOMS = {b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
+# Byte-order marks of encodings other than UTF-8, longest first (UTF-32 LE
+# begins with UTF-16 LE's mark).
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32"),
+    (b"\x00\x00\xfe\xff", "UTF-32"),
+    (b"\xff\xfe", "UTF-16"),
+    (b"\xfe\xff", "UTF-16"),
+)
+# What YAML counts as a line break (a lone \r too, and \r\n as one).
+_BREAKS = frozenset("\n\r\x85\u2028\u2029")
+
+
+def text_location(before: str, file_name: str) -> Location:
+    """The place just after `before`, the text that precedes it, as YAML counts
+    lines and columns (characters, not bytes)."""
+    line, start = 1, 0
+    for index, char in enumerate(before):
+        if char in _BREAKS and not (char == "\r" and before[index + 1 : index + 2] == "\n"):
+            line, start = line + 1, index + 1
+    return Location(file_name, line, len(before) - start + 1)
 
 
 def decode(data: bytes, file_name: str) -> str:
@@ -264,20 +458,49 @@ def decode(data: bytes, file_name: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        col = exc.start - (before.rfind(b"\n") + 1) + 1
-        encoding = _BOMS.get(data[:2])
+        before = data[: exc.start].decode("utf-8-sig")
+        encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
         hint = f" (the file is {encoding}; save it as UTF-8)" if encoding else ""
         raise ModetableError(
             f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded{hint}",
-            Location(file_name, line, col),
+            text_location(before, file_name),
         ) from None
 
 
-def _reader_location(text: str, file_name: str, position: int) -> Location:
-    before = text[:position]
-    return Location(file_name, before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1)
+class AliasBudget:
+    """The nodes aliases may still add in this run (MAX_ALIAS_NODES for all
+    inputs together: a limit per input would let many inputs multiply it)."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = MAX_ALIAS_NODES if limit is None else limit
+        self.left = self.limit
+
+    def charge(self, count: int, where: Location) -> None:
+        self.left -= count
+        if self.left < 0:
+            raise ModetableError(
+                f"YAML aliases add more than {self.limit} nodes in all inputs together "
+                "(aliases repeated too often)",
+                where,
+                code=ErrorCode.OVER_LIMIT,
+            )
+
+
+_RUN_BUDGET: contextvars.ContextVar[AliasBudget | None] = contextvars.ContextVar(
+    "alias_budget", default=None
+)
+
+
+@contextlib.contextmanager
+def one_run() -> Iterator[AliasBudget]:
+    """One budget of alias nodes for every input loaded inside (a command's run);
+    outside any run, each call of load_documents has its own."""
+    budget = AliasBudget()
+    token = _RUN_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _RUN_BUDGET.reset(token)
 
 
 def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
@@ -285,6 +508,7 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
 
     Empty documents (a lone `---`) are dropped.
     """
+    budget = _RUN_BUDGET.get() or AliasBudget()
     loader = _PositionLoader(text)
     loader.file_name = file_name
     documents: list[tuple[Any, Location]] = []
@@ -295,7 +519,7 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
             value = loader.construct_document(node)
             if value is None:
                 continue
-            _check_expansion(value, start)
+            _check_expansion(value, start, budget)
             documents.append((value, start))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -308,13 +532,15 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
         raise ModetableError(
             f"invalid YAML: the control character U+{code:04X} is not allowed",
-            _reader_location(text, file_name, exc.position),
+            text_location(text[: exc.position], file_name),
         ) from None
     except yaml.YAMLError as exc:
         raise ModetableError(f"invalid YAML: {_one_line(str(exc))}", Location(file_name)) from None
     except RecursionError:
         raise ModetableError(
-            f"YAML nested deeper than the limit of {MAX_DEPTH}", Location(file_name)
+            f"YAML nested deeper than the limit of {MAX_DEPTH}",
+            Location(file_name),
+            code=ErrorCode.OVER_LIMIT,
         ) from None
     finally:
         loader.dispose()
@@ -325,18 +551,22 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _check_expansion(value: Any, start: Location) -> None:
-    """Refuse documents whose aliases expand past the node limit or nest too deep.
+def _check_expansion(value: Any, start: Location, budget: AliasBudget) -> None:
+    """Charge the nodes the document's aliases add to the run's budget, and refuse
+    a document nested too deep through them.
 
     Each node's size and height are memoised by identity, so a shared (aliased)
     node costs one visit however often it is referenced, and its height still
-    counts at every depth it is referenced from.
+    counts at every depth it is referenced from. What aliases add is the size
+    with every reference expanded less the nodes written once.
     """
     known: dict[int, tuple[int, int]] = {}
     active: set[int] = set()
+    written = 0
 
     def measure(node: Any, depth: int) -> tuple[int, int]:
         """(nodes, height) of `node`, reached at `depth`."""
+        nonlocal written
         if not isinstance(node, dict | list):
             return 1, 0
         key = id(node)
@@ -346,19 +576,22 @@ def _check_expansion(value: Any, start: Location) -> None:
                 raise ModetableError(_SELF_ALIAS, start)
             active.add(key)
             total, height = 1, 0
+            written += 1
             for child in node.values() if isinstance(node, dict) else node:
+                if not isinstance(child, dict | list):
+                    written += 1
                 size, below = measure(child, depth + 1)
                 total += size
                 height = max(height, below + 1)
-                if total > MAX_NODES:
-                    raise ModetableError(
-                        f"YAML expands to more than {MAX_NODES} nodes (aliases repeated too often)",
-                        start,
-                    )
             active.discard(key)
             found = known[key] = (total, height)
         if depth + found[1] > MAX_DEPTH:
-            raise ModetableError(f"YAML nested deeper than the limit of {MAX_DEPTH}", start)
+            raise ModetableError(
+                f"YAML nested deeper than the limit of {MAX_DEPTH}",
+                start,
+                code=ErrorCode.OVER_LIMIT,
+            )
         return found
 
-    measure(value, 0)
+    total = measure(value, 0)[0]
+    budget.charge(total - max(written, 1), start)

@@ -10,7 +10,7 @@ from modetable.audit.findings import Finding, counts
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
 from modetable.audit.upgrade import Impact
 from modetable.modes import Resolution
-from modetable.render import table
+from modetable.render import line, table
 from modetable.rules.policy import Policy
 
 __all__ = [
@@ -133,17 +133,17 @@ def write_audit(
     if troubled:
         out.write("\nFindings:\n")
         for item in troubled:
-            out.write(f"  {item.isvc.ref}:\n")
+            out.write(line(f"  {item.isvc.ref}:"))
             changes = {d.message: d.changes for d in item.deprecations}
             for finding in item.findings:
-                out.writelines(f"    {line}\n" for line in finding_lines(finding))
+                out.writelines(line(f"    {text}") for text in finding_lines(finding))
                 # What the move to the replacement changes, under the deprecation.
                 for change in changes.get(finding.message, ()):
-                    out.write(f"        {change.message}\n")
+                    out.write(line(f"        {change.message}"))
     if manifest_findings:
         out.write("\nManifests:\n")
         for finding in manifest_findings:
-            out.writelines(f"  {line}\n" for line in finding_lines(finding))
+            out.writelines(line(f"  {text}") for text in finding_lines(finding))
     out.write("\n" + audit_summary_line(summary) + "\n")
 
 
@@ -213,8 +213,8 @@ def write_upgrade(
     for impact in changed:
         lines = _impact_lines(impact)
         if lines:
-            out.write(f"\n{impact.isvc.ref}:\n")
-            out.writelines(f"  {line}\n" for line in lines)
+            out.write("\n" + line(f"{impact.isvc.ref}:"))
+            out.writelines(line(f"  {text}") for text in lines)
 
 
 def _arrow(before: str, after: str) -> str:

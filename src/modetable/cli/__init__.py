@@ -11,8 +11,10 @@ import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from modetable import __version__
 from modetable.errors import ErrorList, ModetableError
@@ -68,6 +70,29 @@ DEBUG_VARIABLE = "MODETABLE_DEBUG"
 
 class UsageError(ModetableError):
     pass
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program stands so that cleanups run as for Ctrl-C."""
+
+
+@contextlib.contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """While a command runs, SIGTERM unwinds it (a write in progress removes its
+    temporary files) instead of killing the process where it stands."""
+
+    def terminate(signum: int, frame: Any) -> None:
+        raise Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, terminate)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -144,47 +169,96 @@ def main(
     stderr: TextIO | None = None,
 ) -> int:
     """Run one command; returns its exit code and never raises for bad input."""
-    from modetable.cli.streams import Io
+    from modetable.cli.streams import Io, Output
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    real_stdout = stdout is None
+    if real_stdout:
+        _show_unencodable(sys.stdout)
+    if stderr is None:
+        _show_unencodable(sys.stderr)
     io = Io(
+        # A stream closed before the start (`<&-`, `>&-`) is None in sys.
         stdin=stdin if stdin is not None else sys.stdin,
-        stdout=stdout if stdout is not None else sys.stdout,
-        stderr=stderr if stderr is not None else sys.stderr,
+        stdout=Output(sys.stdout if real_stdout else stdout, "standard output"),
+        stderr=Output(stderr if stderr is not None else sys.stderr, "standard error", quiet=True),
     )
+    with _sigterm_raises():
+        code = _run(argv, io)
+    if real_stdout and sys.stdout is not None:
+        _flush_or_discard(sys.stdout)
+    return code
+
+
+def _run(argv: list[str], io: Any) -> int:
+    from modetable.shown import escape
+
+    def error(line: str) -> None:
+        io.stderr.write(f"modetable: {escape(line)}\n")
+
     try:
         with contextlib.redirect_stdout(io.stdout):  # --help and --version
             args = build_parser(argv).parse_args(argv)
         module = importlib.import_module(f"modetable.cli.{args.module}")
-        return int(module.run(args, io))
-    except ErrorList as exc:
-        for line in exc.lines():
-            io.stderr.write(f"modetable: error: {_one_line(line)}\n")
-        return EXIT_ERROR
+        from modetable.yamlio import one_run
+
+        with one_run():
+            code = int(module.run(args, io))
+        io.stdout.flush()
+        return code
     except ModetableError as exc:
-        io.stderr.write(f"modetable: error: {_one_line(str(exc))}\n")
+        report_error(exc, io)
         return EXIT_ERROR
     except SystemExit as exc:  # --help and --version
         return exc.code if isinstance(exc.code, int) else EXIT_OK
     except BrokenPipeError:
+        # The reader closed the pipe (`| head`): it took what it wanted.
         return EXIT_OK
     except KeyboardInterrupt:
-        io.stderr.write("modetable: interrupted\n")
+        error("interrupted")
         return 130
+    except Terminated:
+        error("terminated")
+        return 143
     except MemoryError:
-        io.stderr.write("modetable: error: out of memory (docs/limits.md lists the limits)\n")
+        error("error: out of memory (docs/limits.md lists the limits)")
         return EXIT_ERROR
     except Exception as exc:
         # The last resort: a bug still ends in one line, never as a verdict.
         # MODETABLE_DEBUG=1 lets it through with its traceback (the fuzz tests do).
         if os.environ.get(DEBUG_VARIABLE):
             raise
-        io.stderr.write(
-            f"modetable: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
-            f"(a bug in modetable; {DEBUG_VARIABLE}=1 shows the traceback)\n"
+        error(
+            f"internal error: {type(exc).__name__}: {exc} "
+            f"(a bug in modetable; {DEBUG_VARIABLE}=1 shows the traceback)"
         )
         return EXIT_BUG
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.splitlines())
+def report_error(exc: ModetableError, io: Any) -> None:
+    """Bad input as the user sees it: one line per problem, what the inputs hold escaped."""
+    from modetable.shown import escape
+
+    for error in exc.errors if isinstance(exc, ErrorList) else [exc]:
+        io.stderr.write(f"modetable: error: {escape(str(error))}\n")
+
+
+def _show_unencodable(stream: TextIO | None) -> None:
+    """A character the stream's encoding lacks is written as an escape, never an error."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        with contextlib.suppress(ValueError, OSError):
+            reconfigure(errors="backslashreplace")
+
+
+def _flush_or_discard(stream: TextIO) -> None:
+    """Flush what is left; when the system refuses it (a closed pipe, a full disk,
+    already reported), send it to the null device, or Python's own flush at exit
+    would print a traceback."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, stream.fileno())
+            os.close(null)

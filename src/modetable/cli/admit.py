@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import admit_result
-    from modetable.render import dump
+    from modetable.render import dump, line
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
@@ -32,9 +32,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
     else:
         io.stdout.write(rules_note(policy))
         for warning in verdict.warnings:
-            io.stdout.write(f"Warning: {warning}\n")
+            io.stdout.write(line(f"Warning: {warning}"))
         if verdict.allowed:
-            io.stdout.write(f"InferenceService {isvc.ref}: allowed\n")
+            io.stdout.write(line(f"InferenceService {isvc.ref}: allowed"))
         else:
-            io.stdout.write(f"InferenceService {isvc.ref}: denied\n{verdict.message}\n")
+            io.stdout.write(line(f"InferenceService {isvc.ref}: denied") + line(verdict.message))
     return 0 if verdict.allowed else 1

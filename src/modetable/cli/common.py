@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from pathlib import Path
 from typing import Any, TextIO
 
 from modetable.cli.streams import Io
-from modetable.errors import Location, ModetableError
-from modetable.manifests import Cluster, Manifest, Rejected
+from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.manifests import Cluster, Manifest, Rejected, same_file
 from modetable.render import FORMATS
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
+from modetable.yamlio import path_problem
 
 __all__ = [
     "CI_FORMATS",
@@ -118,6 +118,12 @@ def rules_note(policy: Policy | RuleSet) -> str:
 
 
 def _stdin_bytes(io: Io) -> Any:
+    if io.stdin is None:  # closed before the start (`<&-`)
+        raise ModetableError(
+            "cannot read: standard input is closed",
+            Location("<stdin>"),
+            code=ErrorCode.CANNOT_READ,
+        )
     return getattr(io.stdin, "buffer", None) or _EncodedText(io.stdin)
 
 
@@ -137,7 +143,8 @@ def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] 
     (`modetable.loading`), duplicates warned about."""
     from modetable.loading import load_paths
 
-    inputs = [*manifests, *(e for e in extra if not covered(e, manifests))]
+    # A file also reached through `manifests` is read once, where they reach it.
+    inputs = [*manifests, *extra]
     stdin = _stdin_bytes(io) if "-" in inputs else None
     return load_paths(policy, inputs, stdin, warn=io.warn)
 
@@ -158,11 +165,12 @@ def load_cluster_leniently(
 
 def covered(file: str, manifests: list[str]) -> bool:
     """Whether reading `manifests` already reads `file`."""
-    target = Path(file).resolve()
+    # realpath, not Path.resolve: a symbolic link loop is no error here.
+    target = Path(os.path.realpath(file))
     for argument in manifests:
         if argument == "-":
             continue
-        path = Path(argument).resolve()
+        path = Path(os.path.realpath(argument))
         if path == target or (path.is_dir() and path in target.parents):
             return True
     return False
@@ -184,15 +192,27 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
     """The InferenceService `--isvc` names (in the namespace `-n` names), and
     every object read."""
     ref: str = with_namespace(args.isvc, getattr(args, "namespace", None))
+    if os.path.islink(ref) and not os.path.exists(ref):
+        raise ModetableError(
+            path_problem(ref) or "no such file or directory",
+            Location(ref),
+            code=ErrorCode.CANNOT_READ,
+        )
     if os.path.isfile(ref):
         cluster = load_cluster(policy, args.manifests, io, extra=[ref])
-        target = Path(ref).resolve()
-        found = [m for m in cluster.isvcs if Path(m.location.file).resolve() == target]
-        if len(found) != 1:
-            count = "no InferenceService" if not found else f"{len(found)} InferenceServices"
+        # The file's InferenceServices, each as the cluster holds it: a later copy
+        # elsewhere (a duplicate) stands for the one in the file.
+        target = same_file(ref)
+        kind = policy.rules.manifests.inference_service
+        held = [*cluster.isvcs, *(early for early, _ in cluster.duplicates)]
+        refs = {
+            m.ref: None for m in held if m.kind == kind and same_file(m.location.file) == target
+        }
+        if len(refs) != 1:
+            count = "no InferenceService" if not refs else f"{len(refs)} InferenceServices"
             raise ModetableError(
                 f"--isvc file holds {count}; name one with NAMESPACE/NAME", Location(ref)
             )
-        return found[0], cluster
+        return cluster.find_isvc(next(iter(refs))), cluster
     cluster = load_cluster(policy, args.manifests, io)
     return cluster.find_isvc(ref), cluster

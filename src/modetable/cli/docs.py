@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 
 from modetable.cli.common import Io, set_help
-from modetable.errors import ModetableError
+from modetable.errors import Location, ModetableError
+from modetable.manifests import same_file
 
 __all__ = ["DEFAULT_DOCS_DIR", "EXAMPLES", "add_arguments", "run"]
 
@@ -51,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.cli.common import load_rules
     from modetable.docs import pages
+    from modetable.render import line
 
     version = getattr(args, "ome_version", None)
     if version is not None and args.out is None:
@@ -67,6 +69,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         placement = ruleset.place(version)  # an error before any work when too old
         if placement.warning:
             io.warn(placement.warning)
+    if args.out is not None and same_file(args.out) == same_file(args.docs_dir):
+        raise ModetableError(
+            "--out names the docs folder itself: the pages would be overwritten with "
+            "another version's; name another folder",
+            Location(str(args.out)),
+        )
     rendered = pages.render_folder(ruleset, args.docs_dir, version, args.out)
     if not rendered:
         io.warn(f"no generated regions in the pages under {args.docs_dir}")
@@ -75,11 +83,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
         for page in stale:
             io.stdout.write(pages.diff(page))
         for page in stale:
-            io.stderr.write(
-                f"modetable: {page.target} is out of date (run the same command without --check)\n"
-            )
+            text = f"modetable: {page.target} is out of date"
+            io.stderr.write(line(f"{text} (run the same command without --check)"))
         return 1 if stale else 0
+    pages.write(stale)
     for page in stale:
-        pages.write(page)
-        io.stdout.write(f"wrote {page.target}\n")
+        io.stdout.write(line(f"wrote {page.target}"))
     return 0

@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import effective_result
-    from modetable.render import dump, table
+    from modetable.render import dump, line, table
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
@@ -38,12 +38,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
     io.stdout.write(rules_note(policy))
     runtime = data["runtime"]
     if runtime is None:
-        io.stdout.write(f"InferenceService {data['isvc']}: no runtime\n")
+        io.stdout.write(line(f"InferenceService {data['isvc']}: no runtime"))
     else:
         how = "named" if data["named"] else ("auto-selected" if result.selected else "not named")
         io.stdout.write(
-            f"InferenceService {data['isvc']}: runtime {runtime['name']} "
-            f"({runtime['kind']}, {how})\n"
+            line(
+                f"InferenceService {data['isvc']}: runtime {runtime['name']} "
+                f"({runtime['kind']}, {how})"
+            )
         )
     reconcile = data["reconcile"]
     rows = [

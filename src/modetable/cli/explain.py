@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
-    from modetable.render import dump, table
+    from modetable.render import dump, line, table
     from modetable.rules.policy import rules_json
     from modetable.selection.explain import (
         explain_isvc,
@@ -73,13 +73,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
         explanation = explain_model(policy, cluster, name, namespace or _DEFAULT_NAMESPACE)
     trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:
-        io.stderr.write(explanation.note + "\n")
+        io.stderr.write(line(explanation.note))
     if explanation.cause is not None:
         cause = explanation.cause
         io.stderr.write(
-            f"Cause: {cause.kind} {cause.ref} ({cause.location}): "
-            + policy.message("model_format_required")
-            + "\n"
+            line(
+                f"Cause: {cause.kind} {cause.ref} ({cause.location}): "
+                + policy.message("model_format_required")
+            )
         )
     if args.output != "table":
         data = explanation_json(policy, explanation)
@@ -96,11 +97,11 @@ def run(args: argparse.Namespace, io: Io) -> int:
         return 0
     io.stdout.write(rules_note(policy))
     if not explanation.candidates:
-        io.stderr.write(policy.message("explain_no_runtimes") + "\n")
+        io.stderr.write(line(policy.message("explain_no_runtimes")))
         return 0
     io.stdout.write(table(selection_rules(policy).explain.columns, rows(policy, explanation)))
     if trace is not None:
         from modetable.selection.report import trace_lines
 
-        io.stdout.write("\n" + "\n".join(trace_lines(policy, trace)) + "\n")
+        io.stdout.write("\n" + "".join(line(text) for text in trace_lines(policy, trace)))
     return 0

@@ -56,14 +56,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
 def _print_table(
     policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool
 ) -> None:
-    from modetable.render import table
+    from modetable.render import line, table
 
     outcomes = policy.rules.matching.outcomes
     asks = ", ".join(
         f"{name} {r['mode'] or 'none'}" + (f" ({r['source']})" if r["source"] else "")
         for name, r in data["requested"].items()
     )
-    io.stdout.write(f"InferenceService {isvc.ref} asks: {asks}\n")
+    io.stdout.write(line(f"InferenceService {isvc.ref} asks: {asks}"))
     if not data["runtimes"]:
         io.stdout.write("No runtimes for its namespace or at cluster scope.\n")
         return
@@ -79,17 +79,19 @@ def _print_table(
     io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
     if explain:
         for entry in data["runtimes"]:
-            io.stdout.write(f"\n{entry['name']} ({entry['kind']}):\n")
+            io.stdout.write("\n" + line(f"{entry['name']} ({entry['kind']}):"))
             for component, detail in entry["components"].items():
                 io.stdout.write(
-                    f"  {component}: row {detail['row']}, {outcomes[detail['outcome']]}\n"
+                    line(f"  {component}: row {detail['row']}, {outcomes[detail['outcome']]}")
                 )
                 for side, label in (("requested", "InferenceService"), ("declared", "runtime")):
                     side_data = detail[side]
                     mode = side_data["mode"] or "none"
                     source = f" from {side_data['source']}" if side_data["source"] else ""
-                    io.stdout.write(f"    {label}: {mode}{source}\n")
+                    io.stdout.write(line(f"    {label}: {mode}{source}"))
                     for reading in side_data["passed_over"]:
-                        io.stdout.write(f"      passed over {reading['path']}: {reading['why']}\n")
+                        io.stdout.write(
+                            line(f"      passed over {reading['path']}: {reading['why']}")
+                        )
             if entry["result"] == "error":
-                io.stdout.write(f"  {entry['reason']}\n")
+                io.stdout.write(line(f"  {entry['reason']}"))

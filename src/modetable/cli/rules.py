@@ -104,7 +104,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _check(args: argparse.Namespace, io: Io) -> int:
-    from modetable.render import dump
+    from modetable.render import dump, line
     from modetable.rules.load import parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
 
@@ -148,8 +148,10 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     else:
         for f in findings:
             versions = f" [{', '.join(f['versions'])}]" if f["versions"] else ""
-            io.stdout.write(f"{f['at']}: {f['severity']}: {f['code']}{versions}: {f['message']}\n")
-        io.stdout.write(summary + "\n")
+            io.stdout.write(
+                line(f"{f['at']}: {f['severity']}: {f['code']}{versions}: {f['message']}")
+            )
+        io.stdout.write(line(summary))
     failed = errors > 0 or (args.strict and warnings > 0)
     return EXIT_NEGATIVE if failed else EXIT_OK
 
@@ -384,10 +386,10 @@ def _sections_json(sections: list[Any]) -> list[dict[str, Any]]:
 
 
 def _print_comparison(comparison: _Comparison, io: Io) -> None:
-    from modetable.render import table
+    from modetable.render import line, table
 
     before, after = comparison.before, comparison.after
-    io.stdout.write(f"From {before.label} to {after.label}:\n")
+    io.stdout.write(line(f"From {before.label} to {after.label}:"))
     for section in (s for s in comparison.sections if s.changes):
         count = len(section.changes)
         changes = f"{count} change{'' if count == 1 else 's'}"
@@ -395,9 +397,9 @@ def _print_comparison(comparison: _Comparison, io: Io) -> None:
             io.stdout.write(f"\n{section.title}: {changes}\n")
             # One change a few lines: the values are whole rules and texts.
             for c in section.changes:
-                io.stdout.write(f"{' '.join(c.inputs)}: {c.why}\n")
+                io.stdout.write(line(f"{' '.join(c.inputs)}: {c.why}"))
                 for label, value in ((before.label, c.before), (after.label, c.after)):
-                    io.stdout.write(f"  {label}: {value}\n")
+                    io.stdout.write(line(f"  {label}: {value}"))
             continue
         io.stdout.write(
             f"\n{section.title}: {changes} ({section.combinations} combinations tried)\n"
@@ -407,4 +409,4 @@ def _print_comparison(comparison: _Comparison, io: Io) -> None:
         io.stdout.write(table(headers, rows))
     unchanged = [s.title for s in comparison.sections if not s.changes]
     if unchanged:
-        io.stdout.write(f"\nNo change: {'; '.join(unchanged)}.\n")
+        io.stdout.write("\n" + line(f"No change: {'; '.join(unchanged)}."))

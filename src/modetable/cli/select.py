@@ -37,29 +37,31 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 
 def _print(data: dict, io: Io) -> None:
-    from modetable.render import table
+    from modetable.render import line, table
 
     out = io.stdout
     runtime = data["runtime"]
     if runtime is None:
-        out.write(f"InferenceService {data['isvc']}: no runtime ({data['version']})\n")
+        out.write(line(f"InferenceService {data['isvc']}: no runtime ({data['version']})"))
     else:
         how = "named" if data["named"] else "auto-selected"
         out.write(
-            f"InferenceService {data['isvc']}: runtime {runtime['name']} "
-            f"({runtime['kind']}, {how}, {data['version']})\n"
+            line(
+                f"InferenceService {data['isvc']}: runtime {runtime['name']} "
+                f"({runtime['kind']}, {how}, {data['version']})"
+            )
         )
     if data["message"]:
-        out.write(data["message"] + "\n")
-    out.writelines(line + "\n" for line in _cause_lines(data))
+        out.write(line(data["message"]))
+    out.writelines(line(text) for text in _cause_lines(data))
     admission = data["admission"]
     out.write("\n")
     for warning in admission["warnings"]:
-        out.write(f"Warning: {warning}\n")
+        out.write(line(f"Warning: {warning}"))
     if admission["allowed"]:
         out.write("Admission: allowed\n")
     else:
-        out.write(f"Admission: denied\n{admission['message']}\n")
+        out.write("Admission: denied\n" + line(admission["message"]))
     if data["events"]:
         out.write("\n")
         rows = [[e["type"], e["reason"], e["message"]] for e in data["events"]]

@@ -15,8 +15,9 @@ import attrs
 from modetable import atomic
 from modetable.docs.regions import Region, find_regions, splice
 from modetable.docs.tables import REGIONS
-from modetable.errors import ErrorList, Location, ModetableError
+from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
 from modetable.rules.policy import RuleSet
+from modetable.yamlio import read_file
 
 __all__ = ["REGION_OPTIONS", "Page", "diff", "render_folder", "write"]
 
@@ -48,10 +49,7 @@ def _markdown_files(folder: Path) -> Iterator[Path]:
 
 
 def _read_page(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ModetableError(f"cannot read: {exc.strerror}", Location(str(path))) from None
+    data = read_file(path, str(path))  # within the byte limit every input has
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -99,7 +97,7 @@ def render_folder(
     pages as they stand in `version`); otherwise the page itself.
     """
     if not docs_dir.is_dir():
-        raise ModetableError("no such folder", Location(str(docs_dir)))
+        raise ModetableError("no such folder", Location(str(docs_dir)), code=ErrorCode.CANNOT_READ)
     pages: list[Page] = []
     errors: list[ModetableError] = []
     for path in _markdown_files(docs_dir):
@@ -145,12 +143,7 @@ def _diff_lines(text: str) -> list[str]:
     return lines
 
 
-def write(page: Page) -> None:
-    """Write a changed page through a temporary file and a rename."""
-    try:
-        page.target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ModetableError(
-            f"cannot create the folder: {exc.strerror}", Location(str(page.target.parent))
-        ) from None
-    atomic.write_text(page.target, page.after)
+def write(pages: list[Page]) -> None:
+    """Write the changed pages, all or none (modetable.atomic: each page staged in
+    full beside its target, missing folders made, then all renamed into place)."""
+    atomic.write_files([(page.target, page.after.encode("utf-8")) for page in pages])

@@ -7,14 +7,18 @@ A region is the lines between two visible markers, each alone on its line:
     <!-- END modetable:NAME -->
 
 Everything outside the regions, the marker lines included, is kept byte for
-byte. Markers inside fenced code blocks are text, not markers, so a page can
-show them, and so are markers inside `code spans`.
+byte. Only a marker CommonMark reads as HTML counts (markdown-it-py, with
+CommonMark's rules, decides): in a code block, fenced or indented (in a list
+item too), it is text, so a page can show one; in `code spans` too. A marker
+that is part of a paragraph line (after other text, or after a character such
+as U+2028 that CommonMark does not take for a line end) is an error, not a
+region. Lines end where CommonMark ends them: at \n, \r\n or \r only.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import attrs
 
@@ -31,7 +35,6 @@ _BEGIN = re.compile(
 _END = re.compile(
     r"^\ufeff?[ \t]*<!--[ \t]*END[ \t]+modetable:(?P<name>[a-z0-9-]+)[ \t]*-->[ \t]*$"
 )
-_FENCE = re.compile(r"^[ ]{0,3}(?P<fence>`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
@@ -47,9 +50,13 @@ class Region:
     newline: str
 
 
+# CommonMark's line endings; not str.splitlines's (U+2028, NEL, FF, VT are text).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
 def split_lines(text: str) -> list[str]:
     """The lines of `text`, each with its own line ending (\\n, \\r\\n or \\r)."""
-    return text.splitlines(keepends=True)
+    return _LINE.findall(text)
 
 
 def _line_ending(line: str) -> str:
@@ -59,39 +66,46 @@ def _line_ending(line: str) -> str:
     return ""
 
 
-def _outside_fences(lines: list[str]) -> Iterator[int]:
-    """Indexes of the lines that are not inside a fenced code block."""
-    open_fence: str | None = None
-    for index, line in enumerate(lines):
-        found = _FENCE.match(line)
-        if open_fence is None:
-            if found:
-                open_fence = found.group("fence")
-                continue
-            yield index
-        elif (
-            found
-            and found.group("fence")[0] == open_fence[0]
-            and len(found.group("fence")) >= len(open_fence)
-            and not line.strip().strip(open_fence[0])
-        ):
-            open_fence = None
+# What CommonMark makes of each line, as far as markers go.
+CODE, HTML, TEXT = "code", "html", "text"
+_KINDS = {"fence": CODE, "code_block": CODE, "html_block": HTML}
+
+
+def line_kinds(text: str, count: int) -> list[str]:
+    """For each of the `count` lines of `text`: CODE (in a code block, fenced or
+    indented, at any depth of lists and quotes), HTML (in an HTML block: where a
+    marker counts) or TEXT (a paragraph, a heading, a blank line)."""
+    from markdown_it import MarkdownIt
+
+    kinds = [TEXT] * count
+    # A byte-order mark is no text to CommonMark; the lines stay where they are.
+    for token in MarkdownIt("commonmark").parse(text.removeprefix("\ufeff")):
+        kind = _KINDS.get(token.type)
+        if kind is not None and token.map is not None:
+            start, end = token.map
+            kinds[start : min(end, count)] = [kind] * (min(end, count) - start)
+    return kinds
 
 
 def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Region]:
     """Every region of a page, in order; every malformed marker is an error."""
     lines = split_lines(text)
+    kinds = line_kinds(text, len(lines))
     regions: list[Region] = []
     errors: list[ModetableError] = []
     current: tuple[str, dict[str, str], int, Location, str] | None = None
-    for index in _outside_fences(lines):
-        line = lines[index].rstrip("\r\n")
+    for index, raw in enumerate(lines):
+        if kinds[index] == CODE:
+            continue
+        line = raw.rstrip("\r\n")
         # A marker written in `code` is prose about markers, not one.
         mention = _MARKER.search(_CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line))
         if mention is None:
             continue
         where = Location(file, index + 1, mention.start() + 1)
-        begin, end = _BEGIN.match(line), _END.match(line)
+        counts = kinds[index] == HTML
+        begin = _BEGIN.match(line) if counts else None
+        end = _END.match(line) if counts else None
         if begin:
             if current is not None:
                 errors.append(

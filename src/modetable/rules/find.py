@@ -13,7 +13,7 @@ from typing import Literal
 
 import attrs
 
-from modetable.errors import Location, ModetableError
+from modetable.errors import ModetableError
 
 __all__ = [
     "BUNDLED_PARTS",
@@ -86,11 +86,11 @@ def bundled_rules_path() -> Path:
 
 
 def read_rules_bytes(path: Path) -> bytes:
-    """The rules file's bytes, or a one-line error naming it."""
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise ModetableError(f"cannot read: {exc.strerror}", Location(str(path))) from None
+    """The rules file's bytes, read within the byte limit every input has (a
+    FIFO or /dev/zero too), or a one-line error naming it."""
+    from modetable.yamlio import read_file
+
+    return read_file(path, str(path))
 
 
 def _is_bundled(path: Path) -> bool:
@@ -98,5 +98,5 @@ def _is_bundled(path: Path) -> bool:
     checkout that modetable runs from)."""
     try:
         return path.resolve() == bundled_rules_path().resolve()
-    except (OSError, ModetableError):
+    except (OSError, RuntimeError, ModetableError):  # RuntimeError: a symbolic link loop
         return False

@@ -29,7 +29,7 @@ from modetable.rules.kinds import yaml_key
 from modetable.rules.model import RowCondition, RuleFile, TestValue
 from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
-from modetable.yamlio import decode, describe, load_documents
+from modetable.yamlio import decode, describe, duplicate_key_message, load_documents
 
 __all__ = ["converter", "parse_rules", "read_rules_text"]
 
@@ -339,16 +339,19 @@ def _duplicate_keys(text: str, file: str) -> list[ModetableError]:
                 pending.append(value_node)
                 if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
                     continue
-                key = (
-                    scalars.construct_scalar(key_node)
-                    if key_node.tag.endswith(":str")
-                    else (scalars.construct_object(key_node))
-                )
+                try:
+                    key = (
+                        scalars.construct_scalar(key_node)
+                        if key_node.tag.endswith(":str")
+                        else (scalars.construct_object(key_node))
+                    )
+                except (ValueError, TypeError, KeyError, yaml.YAMLError):
+                    continue  # a tag that does not fit: the loader's own error says so
                 line = key_node.start_mark.line + 1
                 if key in first:
                     found.append(
                         ModetableError(
-                            f"duplicate key {key!r} (first at line {first[key]})",
+                            duplicate_key_message(key_node, first[key]),
                             Location(file, line, key_node.start_mark.column + 1),
                             code=ErrorCode.DUPLICATE_KEY,
                         )

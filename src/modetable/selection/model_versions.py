@@ -20,6 +20,7 @@ _LESS = "less"
 _EQUAL = "equal"
 _GREATER = "greater"
 _MAX_NUMBER = 2**64  # the numbers are unsigned 64-bit in OME
+_MAX_DIGITS = len(str(_MAX_NUMBER))  # more digits overflow, however they start
 
 
 @attrs.frozen
@@ -40,6 +41,8 @@ def _number(text: str) -> int | None:
     if not text or not (text.isascii() and text.isdigit()):
         return None
     if len(text) > 1 and text[0] == "0":
+        return None
+    if len(text) > _MAX_DIGITS:  # too long for OME, and for Python's int() too
         return None
     value = int(text)
     return value if value < _MAX_NUMBER else None
