@@ -70,18 +70,21 @@ def write_files(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
     (see the module's docstring for what that means exactly)."""
     staged: list[_Staged] = []
     made: list[Path] = []
+    # Every name staging may create, noted before it is created: a signal can
+    # land between creating a file and learning its name.
+    created: list[Path] = []
     try:
         for path, data in files:
-            staged.append(_stage(str(path), data, made))
+            staged.append(_stage(str(path), data, made, created))
         with _signals_held():
             _rename_all(staged)
             for item in staged:
                 _remove(item.backup)
     except BaseException:
-        for item in staged:
-            if not item.renamed:
-                _remove(item.temporary)
-            _remove(item.backup)
+        renamed = {item.temporary for item in staged if item.renamed}
+        for name in created:
+            if name not in renamed:
+                _remove(name)
         for folder in reversed(made):
             with contextlib.suppress(OSError):
                 folder.rmdir()
@@ -90,7 +93,7 @@ def write_files(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
         _sync_directory(directory)
 
 
-def _stage(name: str, data: bytes, made: list[Path]) -> _Staged:
+def _stage(name: str, data: bytes, made: list[Path], created: list[Path]) -> _Staged:
     _make_folders(Path(name).parent, made)  # as named, so an error names them so
     target = Path(os.path.realpath(name))
     try:
@@ -100,7 +103,7 @@ def _stage(name: str, data: bytes, made: list[Path]) -> _Staged:
             mode: int | None = target.stat().st_mode & 0o7777
         except FileNotFoundError:
             mode = None
-        fd, temporary = _create_temporary(target)
+        fd, temporary = _create_temporary(target, created)
     except OSError as exc:
         raise _cannot_write(exc, name) from None
     item = _Staged(name, target, temporary, None)
@@ -111,7 +114,7 @@ def _stage(name: str, data: bytes, made: list[Path]) -> _Staged:
             os.fsync(stream.fileno())
         if mode is not None:
             os.chmod(temporary, mode)
-            item.backup = _second_name(target)
+            item.backup = _second_name(target, created)
     except BaseException as exc:
         _remove(temporary)
         if isinstance(exc, OSError):
@@ -148,21 +151,23 @@ def _make_folders(folder: Path, made: list[Path]) -> None:
             break
         missing.append(parent)
     for parent in reversed(missing):
+        made.append(parent)  # before it exists: an interruption still removes it
         try:
             parent.mkdir()
         except FileExistsError:
+            made.pop()
             raise ModetableError(
                 "cannot create the folder: a file of that name is in the way",
                 Location(str(parent)),
                 code=ErrorCode.CANNOT_WRITE,
             ) from None
         except OSError as exc:
+            made.pop()
             raise ModetableError(
                 f"cannot create the folder: {exc.strerror or exc}",
                 Location(str(parent)),
                 code=ErrorCode.CANNOT_WRITE,
             ) from None
-        made.append(parent)
 
 
 def _cannot_write(exc: OSError, name: str) -> ModetableError:
@@ -171,17 +176,20 @@ def _cannot_write(exc: OSError, name: str) -> ModetableError:
     )
 
 
-def _second_name(target: Path) -> Path | None:
+def _second_name(target: Path, created: list[Path]) -> Path | None:
     """A hard link to `target` beside it, to put it back with; None where the file
     system has no hard links (then a failed rename cannot be undone)."""
     for _ in range(_ATTEMPTS):
         candidate = target.with_name(f".{target.name}.{secrets.token_hex(4)}.old")
+        created.append(candidate)
         try:
             os.link(target, candidate)
             return candidate
         except FileExistsError:
+            created.pop()  # not ours
             continue
         except OSError:
+            created.pop()
             return None
     return None
 
@@ -206,14 +214,16 @@ def _remove(path: Path | None) -> None:
             os.unlink(path)
 
 
-def _create_temporary(target: Path) -> tuple[int, Path]:
+def _create_temporary(target: Path, created: list[Path]) -> tuple[int, Path]:
     """A new, exclusively created file beside `target` (hidden, recognisably ours)."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(_ATTEMPTS):
         candidate = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+        created.append(candidate)
         try:
             return os.open(candidate, flags, _NEW_FILE_MODE), candidate
         except FileExistsError:
+            created.pop()  # not ours
             continue
     raise FileExistsError(f"no free temporary name beside {target}")
 

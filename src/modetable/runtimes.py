@@ -19,7 +19,6 @@ __all__ = [
     "InheritanceError",
     "RuntimeRefRequest",
     "find_named_runtime",
-    "merge_component",
     "merge_inherited",
     "resolve_chain",
     "runtime_request",

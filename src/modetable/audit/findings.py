@@ -21,6 +21,7 @@ from modetable.rules.model import FindingKind, Findings, ModeFinding
 from modetable.rules.policy import Policy
 from modetable.running import failures_with_rules
 from modetable.selection import Outcome
+from modetable.shown import escape
 
 __all__ = [
     "SEVERITIES",
@@ -369,7 +370,8 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "severity": finding.severity,
         "id": finding.id,
         "message": finding.message,
-        "location": {"file": where.file, "line": where.line, "col": where.col},
+        # A file name can hold a newline or bytes that are not UTF-8: shown escaped.
+        "location": {"file": escape(where.file), "line": where.line, "col": where.col},
         "object": {
             "kind": finding.object.kind,
             "namespace": finding.object.namespace,

@@ -11,6 +11,7 @@ from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import Cluster, Manifest, Rejected, same_file
 from modetable.render import FORMATS
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
+from modetable.shown import escape
 from modetable.yamlio import path_problem
 
 __all__ = [
@@ -114,7 +115,7 @@ def rules_note(policy: Policy | RuleSet) -> str:
     if policy.bundled:
         return ""
     line = f" ({policy.version} rules)" if isinstance(policy, Policy) else ""
-    return f"rules: {policy.file}{line}\n"
+    return f"rules: {escape(policy.file)}{line}\n"
 
 
 def _stdin_bytes(io: Io) -> Any:

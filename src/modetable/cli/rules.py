@@ -12,6 +12,7 @@ from modetable.cli import RULES_HELP
 from modetable.cli.common import CI_FORMATS, HTML_FORMAT, Io, add_output
 from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
+from modetable.shown import escape
 
 if TYPE_CHECKING:
     from modetable.authoring.diff import Side
@@ -127,7 +128,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     warnings = len(findings) - errors
     passed = sum(r["passed"] for r in runs)
     data = {
-        "file": str(file),
+        "file": escape(str(file)),
         "findings": findings,
         "examples": {"runs": len(runs), "passed": passed, "failed": len(runs) - passed},
         "errors": errors,

@@ -7,6 +7,7 @@ from typing import TextIO
 
 from modetable.audit.findings import Finding
 from modetable.reports import Report
+from modetable.shown import escape
 
 __all__ = ["command", "escape_data", "escape_property", "write"]
 
@@ -26,7 +27,7 @@ def escape_property(text: str) -> str:
 
 def command(finding: Finding) -> str:
     where = finding.location
-    properties = [f"file={escape_property(where.file)}"]
+    properties = [f"file={escape_property(escape(where.file))}"]
     if where.line is not None:
         properties.append(f"line={where.line}")
     if where.col is not None:

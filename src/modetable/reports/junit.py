@@ -9,6 +9,7 @@ from typing import TextIO
 
 from modetable.audit.findings import Finding, at_least
 from modetable.reports import Report, Subject
+from modetable.shown import escape
 
 __all__ = ["failing", "line", "write"]
 
@@ -54,7 +55,7 @@ def write(report: Report, out: TextIO) -> None:
             {
                 "classname": _text(subject.group),
                 "name": _text(subject.name),
-                "file": _text(subject.location.file),
+                "file": _text(escape(subject.location.file)),
                 "line": str(subject.location.line or 0),
                 "time": "0",
             },

@@ -4,6 +4,7 @@ id, with its description; one result per finding, at its file and line."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
@@ -29,7 +30,7 @@ def uri(file: str) -> str:
     path = Path(file)
     if path.is_absolute():
         return path.as_uri()
-    return quote(path.as_posix())
+    return quote(os.fsencode(path.as_posix()))  # bytes: a name that is not UTF-8 too
 
 
 def location(finding: Finding) -> dict[str, Any] | None:

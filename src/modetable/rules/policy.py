@@ -27,6 +27,7 @@ from modetable.rules.model import (
     Source,
 )
 from modetable.settled import settled
+from modetable.shown import escape
 from modetable.templates import fill, go_quoted_inner
 from modetable.versions import Placement, in_force, parse_version, place
 
@@ -270,4 +271,4 @@ def rules_json(policy: Policy | RuleSet) -> dict[str, Any]:
     """`"rules"` of every JSON output: the file read and the rules line used (none
     for a whole file)."""
     line = policy.version if isinstance(policy, Policy) else None
-    return {"path": policy.file, "version": line}
+    return {"path": escape(policy.file), "version": line}
