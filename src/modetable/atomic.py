@@ -34,7 +34,7 @@ import attrs
 
 from modetable.errors import ErrorCode, Location, ModetableError
 
-__all__ = ["write_bytes", "write_text"]
+__all__ = ["write_bytes", "write_files", "write_text"]
 
 # Permissions a new file asks for; the process umask narrows them, as for open().
 _NEW_FILE_MODE = 0o666

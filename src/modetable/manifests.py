@@ -58,6 +58,7 @@ __all__ = [
     "read_documents",
     "read_fields",
     "runtime_json",
+    "same_file",
 ]
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")

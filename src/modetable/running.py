@@ -29,12 +29,12 @@ class Effective:
 
 
 # The paths sources read, as a tree: segment -> the tree below it ({} at the end).
-ReadTree = dict[str, "ReadTree"]
+_ReadTree = dict[str, "_ReadTree"]
 
 
-def _merged_reads(policy: Policy) -> ReadTree:
+def _merged_reads(policy: Policy) -> _ReadTree:
     """Every path the running sources read from the merged InferenceService."""
-    tree: ReadTree = {}
+    tree: _ReadTree = {}
     for component in policy.components:
         for plan in policy.plans("running", component.name):
             if plan.source.object != "merged":
@@ -66,7 +66,7 @@ def _merged_isvc(
         if not declares(policy, isvc, component):
             continue
         into = policy.component_path(component, rule.into)
-        below: ReadTree | None = reads
+        below: _ReadTree | None = reads
         for segment in into:
             below = below.get(segment) if below is not None else None
         if not below:
@@ -79,7 +79,7 @@ def _merged_isvc(
     return merged
 
 
-def merge_along(runtime_config: Any, isvc_component: Any, reads: ReadTree) -> Any:
+def merge_along(runtime_config: Any, isvc_component: Any, reads: _ReadTree) -> Any:
     """The runtime's component config merged under the InferenceService's, as seen
     along `reads`: mappings merge key by key on the way down each path read, the
     InferenceService's keys win, and at a path's end the value is the

@@ -11,6 +11,8 @@ everything else, non-ASCII letters included, as it is.
 
 from __future__ import annotations
 
+__all__ = ["escape", "quote", "shorten"]
+
 # The escapes people know; any other character that is not printable is shown
 # by its code (`\x1b`, `\u2028`), and a byte that was not UTF-8 by its value.
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}

@@ -40,16 +40,24 @@ from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.shown import quote, shorten
 
 __all__ = [
+    "MAX_ALIAS_NODES",
     "MAX_DEPTH",
     "MAX_INPUT_BYTES",
     "MAX_NODES",
+    "MAX_NUMBER_CHARS",
+    "AliasBudget",
     "YamlList",
     "YamlMap",
     "check_size",
     "decode",
     "describe",
+    "duplicate_key_message",
     "load_documents",
+    "one_run",
+    "path_problem",
+    "read_file",
     "read_limited",
+    "text_location",
     "where",
 ]
 

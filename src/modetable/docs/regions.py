@@ -67,17 +67,17 @@ def _line_ending(line: str) -> str:
 
 
 # What CommonMark makes of each line, as far as markers go.
-CODE, HTML, TEXT = "code", "html", "text"
-_KINDS = {"fence": CODE, "code_block": CODE, "html_block": HTML}
+_CODE, _HTML, _TEXT = "code", "html", "text"
+_KINDS = {"fence": _CODE, "code_block": _CODE, "html_block": _HTML}
 
 
-def line_kinds(text: str, count: int) -> list[str]:
-    """For each of the `count` lines of `text`: CODE (in a code block, fenced or
-    indented, at any depth of lists and quotes), HTML (in an HTML block: where a
-    marker counts) or TEXT (a paragraph, a heading, a blank line)."""
+def _line_kinds(text: str, count: int) -> list[str]:
+    """For each of the `count` lines of `text`: code (in a code block, fenced or
+    indented, at any depth of lists and quotes), html (in an HTML block: where a
+    marker counts) or text (a paragraph, a heading, a blank line)."""
     from markdown_it import MarkdownIt
 
-    kinds = [TEXT] * count
+    kinds = [_TEXT] * count
     # A byte-order mark is no text to CommonMark; the lines stay where they are.
     for token in MarkdownIt("commonmark").parse(text.removeprefix("\ufeff")):
         kind = _KINDS.get(token.type)
@@ -90,12 +90,12 @@ def line_kinds(text: str, count: int) -> list[str]:
 def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Region]:
     """Every region of a page, in order; every malformed marker is an error."""
     lines = split_lines(text)
-    kinds = line_kinds(text, len(lines))
+    kinds = _line_kinds(text, len(lines))
     regions: list[Region] = []
     errors: list[ModetableError] = []
     current: tuple[str, dict[str, str], int, Location, str] | None = None
     for index, raw in enumerate(lines):
-        if kinds[index] == CODE:
+        if kinds[index] == _CODE:
             continue
         line = raw.rstrip("\r\n")
         # A marker written in `code` is prose about markers, not one.
@@ -103,7 +103,7 @@ def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Reg
         if mention is None:
             continue
         where = Location(file, index + 1, mention.start() + 1)
-        counts = kinds[index] == HTML
+        counts = kinds[index] == _HTML
         begin = _BEGIN.match(line) if counts else None
         end = _END.match(line) if counts else None
         if begin:
