@@ -211,8 +211,7 @@ def test_a_marker_after_a_character_python_ends_lines_at_is_not_alone(separator)
     """str.splitlines ends a line at these; CommonMark does not, so the marker is
     part of a paragraph line: an error, never a region."""
     page = (
-        f"text{separator}<!-- BEGIN modetable:one -->\n"
-        f"more{separator}<!-- END modetable:one -->\n"
+        f"text{separator}<!-- BEGIN modetable:one -->\nmore{separator}<!-- END modetable:one -->\n"
     )
     with pytest.raises(ErrorList) as raised:
         find_regions(page, "page.md", known)

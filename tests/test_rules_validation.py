@@ -110,9 +110,7 @@ def test_rules_check_reports_load_errors_as_findings_with_their_codes_and_exits_
 def test_rules_check_on_an_unreadable_file_is_bad_input(tmp_path):
     run = run_cli("rules", "check", str(tmp_path / "absent.yaml"))
     assert run.code == 2
-    assert run.err == (
-        f"modetable: error: {tmp_path / 'absent.yaml'}: no such file or directory\n"
-    )
+    assert run.err == (f"modetable: error: {tmp_path / 'absent.yaml'}: no such file or directory\n")
 
 
 def test_a_source_with_a_path_and_present_paths_is_refused(tmp_path):
