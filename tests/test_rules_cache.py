@@ -367,4 +367,4 @@ def test_an_unreadable_rules_file_is_the_same_error_as_without_the_cache(
         runs.append(run_cli("--rules", str(absent), "match", "--isvc", "x", "-"))
     assert runs[0] == runs[1]
     assert runs[1].code == 2
-    assert runs[1].err == f"modetable: error: {absent}: cannot read: No such file or directory\n"
+    assert runs[1].err == f"modetable: error: {absent}: no such file or directory\n"

@@ -60,6 +60,7 @@ MODULES = (
     "rules/model.py",
     "rules/positions.py",
     "rules/validate.py",
+    "shown.py",
     "templates.py",
     "versions.py",
     "yamlio.py",
