@@ -151,3 +151,15 @@ def test_what_is_written_out_costs_nothing_from_the_budget(load, monkeypatch):
         for name in ("a", "b", "c"):
             [(document, _)] = load(text, name)
             assert len(document["items"]) == 2000
+
+
+def test_a_run_inside_a_run_shares_its_budget(monkeypatch):
+    """The API's load opens a run; inside a command's run it is that run's."""
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", 15_000)
+    text = _aliased("m", 100, 100)
+    with yamlio.one_run() as outer:
+        yamlio.load_documents(text, "a.yaml")
+        with yamlio.one_run() as inner:
+            assert inner is outer
+            with pytest.raises(ModetableError):
+                yamlio.load_documents(text, "b.yaml")

@@ -31,7 +31,7 @@ from modetable.manifests import (
     read_documents,
 )
 from modetable.rules.policy import Policy
-from modetable.yamlio import where
+from modetable.yamlio import one_run, where
 
 __all__ = ["Warn", "check_cluster", "check_object", "load_objects", "load_paths"]
 
@@ -54,7 +54,9 @@ def load_paths(
     inputs = [os.fspath(p) for p in paths]
     if not inputs:
         raise ModetableError("no manifests given (pass files, folders or -)")
-    return _checked(policy, read_documents(inputs, stdin), warn, rejected)
+    # One budget of alias nodes for all the files (the command's, when in one).
+    with one_run():
+        return _checked(policy, read_documents(inputs, stdin), warn, rejected)
 
 
 def load_objects(

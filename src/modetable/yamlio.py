@@ -501,8 +501,13 @@ _RUN_BUDGET: contextvars.ContextVar[AliasBudget | None] = contextvars.ContextVar
 
 @contextlib.contextmanager
 def one_run() -> Iterator[AliasBudget]:
-    """One budget of alias nodes for every input loaded inside (a command's run);
-    outside any run, each call of load_documents has its own."""
+    """One budget of alias nodes for every input loaded inside (a command's run,
+    an API call's load); inside another run, that run's budget. Outside any run,
+    each call of load_documents has its own."""
+    current = _RUN_BUDGET.get()
+    if current is not None:
+        yield current
+        return
     budget = AliasBudget()
     token = _RUN_BUDGET.set(budget)
     try:
