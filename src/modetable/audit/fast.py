@@ -185,7 +185,7 @@ class FleetSelector:
         # Small ints standing for what a memo key would otherwise hash again on
         # every lookup (a model's format facts, a request with its sources).
         self._ids: dict[Hashable, int] = {}
-        self._entry_lists: dict[Manifest, int] = {}
+        self._entry_lists: dict[Manifest, tuple[int, int]] = {}
         self._listings: dict[str, tuple[Manifest, ...]] = {}
         self._fail_sets: dict[str, frozenset[Manifest]] = {}
         self._verdicts: dict[tuple[str, int, int], bool] = {}
@@ -281,7 +281,7 @@ class FleetSelector:
         if step not in _ENTRY_STEPS:
             return not self._step(ctx, shape, self.view(runtime), check).failed
         view = self.view(runtime)
-        key = (step, self._keys(ctx).model, self._entries_id(view))
+        key = (step, self._keys(ctx).model, self._entries_id(view, step))
         found = self._verdicts.get(key)
         if found is None:
             if step == Step.MODEL_FORMAT:
@@ -368,14 +368,18 @@ class FleetSelector:
     def _id(self, value: Hashable) -> int:
         return self._ids.setdefault(value, len(self._ids))
 
-    def _entries_id(self, view: RuntimeView) -> int:
-        """The runtime's entries as the format and score checks read them, interned."""
+    def _entries_id(self, view: RuntimeView, step: str) -> int:
+        """The runtime's entries as the format check (their place and what is
+        compared) or the score check (also autoSelect and priority) reads them,
+        interned."""
         found = self._entry_lists.get(view.runtime)
         if found is None:
-            found = self._entry_lists[view.runtime] = self._id(
-                tuple((e.index, entry_key(e), e.auto_select, e.priority) for e in view.entries)
+            entries = view.entries
+            found = self._entry_lists[view.runtime] = (
+                self._id(("format", *((e.index, entry_key(e)) for e in entries))),
+                self._id(("score", *((entry_key(e), e.auto_select, e.priority) for e in entries))),
             )
-        return found
+        return found[0] if step == Step.MODEL_FORMAT else found[1]
 
     def _step(
         self, ctx: Context, shape: Shape, view: RuntimeView, check: SelectionCheck
@@ -392,7 +396,7 @@ class FleetSelector:
         elif step in _ENTRY_STEPS:
             # What these read of a runtime is its entries: runtimes that list the
             # same entries share the result.
-            key = (check.id, keys.model, self._entries_id(view))
+            key = (check.id, keys.model, self._entries_id(view, step))
         elif step in _MODEL_STEPS:
             key = (check.id, keys.model, runtime)
         elif step in _RUNTIME_STEPS:

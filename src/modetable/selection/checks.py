@@ -266,12 +266,13 @@ def _check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) 
     entries_path = selection_rules(ctx.policy).runtime.entries
     compare = ctx.compare
     inputs = [("model", compare.label(ctx.model))]
+    matched = False  # an entry with no difference (compare.first_match)
     for entry in view.entries:
         found = compare.differences(entry, ctx.model)
+        matched = matched or not found
         inputs.append((f"{entries_path}[{entry.index}]", "; ".join(found) or "matches"))
-    matched = compare.first_match(view.entries, ctx.model)
     reason = None if matched else compare.format_reason(view.entries, ctx.model)
-    return _result(check, matched is None, reason, inputs=tuple(inputs))
+    return _result(check, not matched, reason, inputs=tuple(inputs))
 
 
 def size_range(ctx: Context, view: RuntimeView) -> SizeRange | None:
