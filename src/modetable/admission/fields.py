@@ -88,6 +88,7 @@ class Reader:
         self.isvc = isvc
         self.component = component
         self.values = dict(values or {})
+        self._filled: tuple[tuple[str, str], ...] | None = None
 
     def placeholders(self) -> dict[str, str]:
         found = {"annotation_key": self.policy.rules.annotation_key}
@@ -98,7 +99,9 @@ class Reader:
         return found
 
     def segments(self, template: str) -> paths.Segments:
-        return paths.expand(template, self.placeholders())
+        if self._filled is None:
+            self._filled = tuple(self.placeholders().items())
+        return _expanded(template, self._filled)
 
     def all(self, template: str) -> Iterator[Any]:
         """Every value at the path (one, or one per list item at a `*`)."""
@@ -143,6 +146,13 @@ class Reader:
 
     def known(self) -> dict[str, str]:
         return {**self.builtins(), **self.values}
+
+
+# The checks read the same few paths of every InferenceService: each is
+# expanded once per set of placeholder values.
+@functools.lru_cache(maxsize=4096)
+def _expanded(template: str, placeholders: tuple[tuple[str, str], ...]) -> paths.Segments:
+    return paths.expand(template, dict(placeholders))
 
 
 def _walk(node: Any, segments: paths.Segments) -> Iterator[Any]:
