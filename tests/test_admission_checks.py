@@ -1056,3 +1056,45 @@ def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):
     events = data.json()["events"]
     assert [e["reason"] for e in events] == ["RuntimeSelectionError"]
     assert data.json()["conditions"] == []
+
+
+# --- what the table and the docs say ---------------------------------------------------
+
+SCOPE = (
+    "Allowed by the {n} checks modetable runs; not modelled: the webhook's checks of the "
+    "name, autoscalers, PodDisruptionBudgets, placement, traffic, lifecycle and ready policy, "
+    "overlays and PVCs, rollout budgets and ordering, and its UPDATE-only rules"
+)
+
+
+def test_the_table_says_allowed_by_which_checks_and_what_it_did_not_decide(tmp_path):
+    docs = [isvc(rollout(canary(["engine"]), **NATIVE)), *cluster_docs()]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    not_checked = (
+        "Not checked: rollout-plan-size: a rollout group has an inline progression: its size "
+        "is checked against the operator's rollout.maxPinnedPlanBytes, which is not decided here"
+    )
+    admitted = run_cli("admit", "--isvc", "ns/svc", str(path))
+    assert admitted.out.splitlines() == [
+        f"Warning: {PICKED}",
+        "InferenceService ns/svc: allowed",
+        SCOPE.format(n=len(V13) - 1),
+        not_checked,
+    ]
+    selected = run_cli("select", "--isvc", "ns/svc", str(path)).out.splitlines()
+    at = selected.index("Admission: allowed")
+    assert selected[at + 1 : at + 3] == [SCOPE.format(n=len(V13) - 1), not_checked]
+
+
+def test_the_docs_list_the_checks_in_order_per_version(v13, v122):
+    from modetable.docs.admission_tables import admission_checks
+
+    for policy in (v13, v122):
+        page = admission_checks(policy)
+        rows = [line for line in page.splitlines()[2:]]
+        ids = [r.split("`")[1] for r in rows]
+        assert ids == [r.id for r in policy.admission]
+    page = admission_checks(v13)
+    assert "`InvalidLeaderWorkerPairing: {component}.leader is set but" in page
+    assert "`spec.decoder`" in page and "`spec.<component>.worker.size`" in page

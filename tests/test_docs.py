@@ -166,9 +166,11 @@ def test_ome_version_renders_into_the_folder_named_and_leaves_docs_alone(project
     before = {p.name: p.read_bytes() for p in (project / "docs").iterdir()}
     out = project / "out" / "v1.2.2"
     run = docs(project, "--ome-version", "1.2.2", "--out", str(out))
-    assert (run.code, run.out, run.err) == (0, f"wrote {out / PAGE}\n", "")
+    written = f"wrote {out / 'commands.md'}\nwrote {out / PAGE}\n"
+    assert (run.code, run.out, run.err) == (0, written, "")
     assert {p.name: p.read_bytes() for p in (project / "docs").iterdir()} == before
-    assert sorted(p.name for p in out.iterdir()) == [PAGE]  # only pages with regions
+    # only pages with regions
+    assert sorted(p.name for p in out.iterdir()) == ["commands.md", PAGE]
     page = (out / PAGE).read_text()
     assert outside_regions(page) == outside_regions(before[PAGE].decode())
     (valid,) = html_tables(region(page, "valid-modes"))
@@ -198,7 +200,8 @@ def test_check_into_an_empty_folder_diffs_from_nothing(project):
     out = project / "empty"
     run = docs(project, "--ome-version", "v1.3", "--out", str(out), "--check")
     assert run.code == 1
-    assert run.out.startswith(f"--- /dev/null\n+++ {out / PAGE}\n@@ -0,0 +1,")
+    assert run.out.startswith(f"--- /dev/null\n+++ {out / 'commands.md'}\n@@ -0,0 +1,")
+    assert f"--- /dev/null\n+++ {out / PAGE}\n@@ -0,0 +1," in run.out
     assert not out.exists()
 
 

@@ -12,6 +12,7 @@ from modetable.admission.engine import (
     NotChecked,
     Shown,
     admission_json,
+    admission_lines,
     admit,
 )
 from modetable.admission.inputs import check_fields
@@ -23,6 +24,7 @@ __all__ = [
     "NotChecked",
     "Shown",
     "admission_json",
+    "admission_lines",
     "admit",
     "check_fields",
 ]

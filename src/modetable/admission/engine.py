@@ -17,7 +17,16 @@ from modetable.admission.kinds import CHECKS, Inputs, Shown, undecided
 from modetable.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 
-__all__ = ["STAGE_ORDER", "Admission", "Denial", "NotChecked", "Shown", "admission_json", "admit"]
+__all__ = [
+    "STAGE_ORDER",
+    "Admission",
+    "Denial",
+    "NotChecked",
+    "Shown",
+    "admission_json",
+    "admission_lines",
+    "admit",
+]
 
 STAGE_ORDER = ("schema", "webhook")
 
@@ -125,6 +134,19 @@ def admit(
         checked=tuple(checked),
         not_checked=tuple(not_checked),
     )
+
+
+def admission_lines(policy: Policy, admission: dict[str, Any]) -> list[str]:
+    """What a table says after the verdict (`admission` as admission_json gives
+    it): when allowed, by which checks; then each check not decided, and why."""
+    lines = []
+    if admission["allowed"]:
+        lines.append(policy.message("admission_scope", count=len(admission["checked"])))
+    lines.extend(
+        policy.message("admission_not_checked", check=n["check"], why=n["why"])
+        for n in admission["not_checked"]
+    )
+    return lines
 
 
 def admission_json(admission: Admission) -> dict[str, Any]:

@@ -37,4 +37,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
             io.stdout.write(line(f"InferenceService {isvc.ref}: allowed"))
         else:
             io.stdout.write(line(f"InferenceService {isvc.ref}: denied") + line(verdict.message))
+        from modetable.admission import admission_lines
+
+        for said in admission_lines(policy, verdict.to_json()["admission"]):
+            io.stdout.write(line(said))
     return 0 if verdict.allowed else 1

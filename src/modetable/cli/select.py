@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
+from modetable.rules.policy import Policy
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -32,11 +33,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(data, args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print(data, io)
+        _print(policy, data, io)
     return 0 if result.runtime is not None else 1
 
 
-def _print(data: dict, io: Io) -> None:
+def _print(policy: Policy, data: dict, io: Io) -> None:
+    from modetable.admission import admission_lines
     from modetable.render import line, table
 
     out = io.stdout
@@ -62,6 +64,8 @@ def _print(data: dict, io: Io) -> None:
         out.write("Admission: allowed\n")
     else:
         out.write("Admission: denied\n" + line(admission["message"]))
+    for said in admission_lines(policy, admission):
+        out.write(line(said))
     if data["events"]:
         out.write("\n")
         rows = [[e["type"], e["reason"], e["message"]] for e in data["events"]]

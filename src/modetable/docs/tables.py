@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from modetable.docs.admission_tables import admission_checks
 from modetable.docs.markdown import bullets, code
 from modetable.docs.matching_tables import (
     compared_components,
@@ -27,6 +28,7 @@ Renderer = Callable[[Policy], str]
 __all__ = [
     "REGIONS",
     "Renderer",
+    "admission_checks",
     "compared_components",
     "declaration_table",
     "matching_matrix",
@@ -62,5 +64,6 @@ REGIONS: dict[str, Renderer] = {
     "rejection-table": rejection_table,
     "selection-checks": selection_checks,
     "selection-outcomes": selection_outcomes,
+    "admission-checks": admission_checks,
     "regions": _region_list,
 }

@@ -36,6 +36,7 @@ __all__ = [
     "AdmissionCheck",
     "AdmissionEmit",
     "AdmissionRule",
+    "AdmissionTable",
     "CanaryMessages",
     "CheckCase",
     "CheckValue",
@@ -588,6 +589,8 @@ class AdmissionRule:
     # another kind: the outcomes whose webhook denial this check is (an audit
     # reports the check, not the outcome too).
     outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
+    # What the check is, in a line, for the docs' table (OME's function).
+    doc: str = ""
     # canary, coordination: the rollout groups' fields, and the texts (the
     # modes a member must have are `values`, read raw from `mode_sources`).
     rollout: RolloutFields | None = None
@@ -973,6 +976,19 @@ class MatchingTable:
 
 
 @attrs.frozen
+class AdmissionTable:
+    """How the admission checks' table reads: its headers; what follows a
+    per-component check ({components}), a warning, a check not decided offline
+    ({why}); how runtime selection's place in the order reads ({outcomes})."""
+
+    headers: tuple[str, ...]
+    each: Annotated[str, Template(("components",))]
+    warning: str
+    undecided: Annotated[str, Template(("why",))]
+    selection: Annotated[str, Template(("outcomes",))]
+
+
+@attrs.frozen
 class Docs:
     """The words `modetable docs` puts around the rules in the generated regions."""
 
@@ -988,6 +1004,8 @@ class Docs:
     matching_table: MatchingTable
     declaration_table: DeclarationTable
     rejection_table: RejectionTable
+    # The admission checks' table (`modetable docs`, region admission-checks).
+    admission_table: AdmissionTable | None = None
     # Labels by id: selection checks, selection outcomes, an effect's `when` words.
     selection_checks: dict[Annotated[str, Ref("selection check")], str] = attrs.Factory(dict)
     selection_outcomes: dict[str, str] = attrs.Factory(dict)
