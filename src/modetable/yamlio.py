@@ -81,7 +81,7 @@ _YAML_TAG = "tag:yaml.org,2002:"
 _MERGE_TAG = _YAML_TAG + "merge"
 # Tags PyYAML's safe loader knows but JSON (and so Kubernetes) has no value for.
 _REFUSED_TAGS = tuple(_YAML_TAG + name for name in ("binary", "set", "omap", "pairs"))
-_INT, _FLOAT = _YAML_TAG + "int", _YAML_TAG + "float"
+_INT, _FLOAT, _STR = _YAML_TAG + "int", _YAML_TAG + "float", _YAML_TAG + "str"
 # What a scalar's text must read as, unquoted, to carry a tag: a whole number
 # may be written as a float (`!!float 1`), as YAML and Kubernetes allow.
 _SCALAR_FITS = {
@@ -219,9 +219,10 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                 )
         return node.value
 
-    @contextlib.contextmanager
-    def _nested(self, node: yaml.Node) -> Iterator[None]:
-        """One level deeper while the children of `node` are built."""
+    def _deeper(self, node: yaml.Node) -> None:
+        """One level deeper, to build the children of `node` (the caller steps
+        back up when they are built: a plain call, not a context manager, as it
+        runs for every mapping and list)."""
         if self.depth >= MAX_DEPTH:
             raise ModetableError(
                 f"YAML nested deeper than the limit of {MAX_DEPTH}",
@@ -229,10 +230,6 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                 code=ErrorCode.OVER_LIMIT,
             )
         self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
 
     def _charge(self, count: int, node: yaml.Node) -> None:
         """Count `count` more nodes built; refuse the input past the limit."""
@@ -256,7 +253,8 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         self._check_duplicates(node)
         self.flatten_mapping(node)
         self._charge(len(node.value) + 1, node)
-        with self._nested(node):
+        self._deeper(node)
+        try:
             for key_node, value_node in node.value:
                 key = self.construct_object(key_node, deep=True)
                 try:
@@ -267,14 +265,27 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
                         Location(self.file_name, *_mark(key_node)),
                     ) from None
                 mapping[key] = self.construct_object(value_node, deep=True)
-                positions[key] = _pack(*_mark(key_node)) << 2 * _SHIFT | _pack(*_mark(value_node))
+                # _pack(key's mark) << 2 * _SHIFT | _pack(value's mark), inline
+                # (once per key of every input).
+                at, to = key_node.start_mark, value_node.start_mark
+                positions[key] = (
+                    (at.line + 1) << 3 * _SHIFT
+                    | (at.column + 1) << 2 * _SHIFT
+                    | (to.line + 1) << _SHIFT
+                    | (to.column + 1)
+                )
+        finally:
+            self.depth -= 1
 
     def _check_duplicates(self, node: yaml.MappingNode) -> None:
         seen: dict[Any, int] = {}
         for key_node, _ in node.value:
             if key_node.tag == _MERGE_TAG or not isinstance(key_node, yaml.ScalarNode):
                 continue
-            key = self.construct_object(key_node)
+            # A string key is its text (construct_str checks only what an escape
+            # in double quotes can spell, so those are constructed).
+            plain = key_node.tag == _STR and (key_node.style != '"' or key_node.value.isascii())
+            key = key_node.value if plain else self.construct_object(key_node)
             if key in seen:
                 raise self._refuse(
                     duplicate_key_message(key_node, seen[key]), key_node, ErrorCode.DUPLICATE_KEY
@@ -289,8 +300,11 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         items._positions = [_pack(*_mark(child)) for child in node.value]
         yield items
         self._charge(len(node.value) + 1, node)
-        with self._nested(node):
+        self._deeper(node)
+        try:
             items.extend(self.construct_object(child, deep=True) for child in node.value)
+        finally:
+            self.depth -= 1
 
     def construct_str(self, node: yaml.Node) -> str:
         value = self._scalar(node)
@@ -522,6 +536,10 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
     Empty documents (a lone `---`) are dropped.
     """
     budget = _RUN_BUDGET.get() or AliasBudget()
+    # Without an alias (`*name`) no node is shared: nothing is added beyond what
+    # is written, and the depth was counted while building, so the walk that
+    # measures expansion has nothing to find.
+    aliased = "*" in text
     loader = _PositionLoader(text)
     loader.file_name = file_name
     documents: list[tuple[Any, Location]] = []
@@ -532,7 +550,8 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
             value = loader.construct_document(node)
             if value is None:
                 continue
-            _check_expansion(value, start, budget)
+            if aliased:
+                _check_expansion(value, start, budget)
             documents.append((value, start))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

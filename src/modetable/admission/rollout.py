@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -29,6 +28,9 @@ from modetable.rules.model import (
 )
 from modetable.rules.policy import Policy
 from modetable.yamlio import describe, where
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 __all__ = [
     "Group",
@@ -300,7 +302,15 @@ def _duration(holder: dict[str, Any], key: str) -> Fraction:
     """A metav1.Duration field (checked at load: check_rollout_fields): absent is 0."""
     value = holder.get(key)
     found = go_duration_nanoseconds(value) if isinstance(value, str) else None
-    return found if found is not None else Fraction(0)
+    return found if found is not None else _zero()
+
+
+def _zero() -> Fraction:
+    # fractions (with decimal) is imported only when a rollout is read: every
+    # command imports this module.
+    from fractions import Fraction
+
+    return Fraction(0)
 
 
 _UNITS = {
@@ -318,6 +328,8 @@ _PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
 
 def go_duration_nanoseconds(text: str) -> Fraction | None:
     """time.ParseDuration: `[-+]?(number unit)+` or `0`; None when it does not parse."""
+    from fractions import Fraction
+
     body, sign = text, 1
     if body[:1] in "+-" and body:
         sign = -1 if body[0] == "-" else 1
