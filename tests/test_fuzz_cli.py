@@ -185,7 +185,9 @@ class Shapes:
         if kind == "ServingRuntime":
             metadata["namespace"] = draw(st.sampled_from(NAMESPACES))
         metadata.update(draw(optional(annotations=self.annotations)))
-        return {"apiVersion": "ome.io/v1beta1", "kind": kind, "metadata": metadata,
+        # Now and then another group's runtime (KServe's): skipped with a warning.
+        group = draw(st.sampled_from(["ome.io/v1beta1"] * 5 + ["serving.kserve.io/v1alpha1"]))
+        return {"apiVersion": group, "kind": kind, "metadata": metadata,
                 "spec": draw(self.runtime_specs)}  # fmt: skip
 
     @st.composite

@@ -277,3 +277,14 @@ def test_docs_out_writes_no_page_when_one_cannot_be_written(tmp_path):
     run = run_cli("docs", "--docs-dir", str(docs), "--ome-version", "v1.2.2", "--out", str(fine))
     assert (run.code, run.err) == (0, "")
     assert run.out == f"wrote {fine}/index.md\nwrote {fine}/sub/page.md\n"
+
+
+def test_a_kind_that_is_a_mapping_is_still_one_line_with_api_groups_read():
+    """Found by the fuzz: the API-group check met an unhashable kind first."""
+    text = "apiVersion: serving.kserve.io/v1beta1\nkind: {a: 1}\nmetadata: {name: x}\n"
+    run = run_cli("match", "--isvc", "svc", str(ISVC), "-", stdin=text)
+    assert (run.code, run.out, run.err) == (
+        2,
+        "",
+        "modetable: error: <stdin>:2:7: kind must be a string, got a mapping\n",
+    )

@@ -27,6 +27,7 @@ from modetable.manifests import (
     check_object_fields,
     duplicate_warning,
     kind_scopes,
+    other_groups_warning,
     parse_objects,
     read_documents,
 )
@@ -83,7 +84,10 @@ def _checked(
     rejected: list[Rejected] | None,
 ) -> Cluster:
     spec = policy.rules.manifests
-    objects, skipped = parse_objects(documents, spec, rejected)
+    other_groups: dict[str, int] = {}
+    objects, skipped = parse_objects(documents, spec, rejected, other_groups)
+    if other_groups and warn is not None:
+        warn(other_groups_warning(other_groups, spec))
     if rejected is not None:
         # Each object checked before duplicates are resolved: a malformed later
         # copy leaves the earlier one in place.

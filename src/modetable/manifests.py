@@ -52,6 +52,7 @@ __all__ = [
     "is_list",
     "kind_scopes",
     "object_json",
+    "other_groups_warning",
     "parse_objects",
     "read_bytes",
     "read_cluster",
@@ -254,15 +255,24 @@ def parse_objects(
     documents: Iterable[tuple[Any, Location]],
     spec: Manifests,
     rejected: list[Rejected] | None = None,
+    other_groups: dict[str, int] | None = None,
 ) -> tuple[list[Manifest], int]:
     """The objects of the kinds the rules name, and how many others were skipped.
     A malformed object is an error; with `rejected`, it is recorded there and
-    left out instead (the audit goes on with the rest)."""
+    left out instead (the audit goes on with the rest). An object of a kind the
+    rules name in an API group they do not read (KServe's InferenceService) is
+    skipped, and counted by group in `other_groups`."""
     kinds = _kinds(spec)
     kept: list[Manifest] = []
     skipped = 0
     for document, start in documents:
         for obj, location in _objects(document, start, spec.list_kind):
+            group = _other_group(obj, kinds, spec.api_groups)
+            if group is not None:
+                skipped += 1
+                if other_groups is not None:
+                    other_groups[group] = other_groups.get(group, 0) + 1
+                continue
             try:
                 manifest = _parse_object(obj, location, kinds)
             except ModetableError as exc:
@@ -275,6 +285,34 @@ def parse_objects(
             else:
                 kept.append(manifest)
     return kept, skipped
+
+
+def _other_group(
+    obj: Any, kinds: dict[str, tuple[str, str]], groups: tuple[str, ...]
+) -> str | None:
+    """The API group of an object of a kind the rules name, when the rules do not
+    read that group (None otherwise). An object without an apiVersion string is
+    read: the kind is all modetable has to go by."""
+    if not groups or not isinstance(obj, dict):
+        return None
+    kind = obj.get("kind")
+    if not isinstance(kind, str) or kind not in kinds:
+        return None
+    version = obj.get("apiVersion")
+    if not isinstance(version, str):
+        return None
+    group = version.rpartition("/")[0]
+    return None if group in groups else group
+
+
+def other_groups_warning(other_groups: dict[str, int], spec: Manifests) -> str:
+    """One warning for every object skipped for its API group, with the counts."""
+    count = sum(other_groups.values())
+    counts = ", ".join(f"{group or 'core'}: {n}" for group, n in sorted(other_groups.items()))
+    return (
+        f"skipped {count} object{'' if count == 1 else 's'} of API groups the rules do not "
+        f"read ({counts}); only {', '.join(spec.api_groups)} objects are read"
+    )
 
 
 def _identity(obj: Any, kinds: dict[str, tuple[str, str]]) -> tuple[Any, Any, Any]:

@@ -257,6 +257,9 @@ class Manifests:
     inference_service: str
     runtimes: tuple[KindRef, ...]
     models: tuple[KindRef, ...]
+    # The API groups (`ome.io` of `ome.io/v1beta1`) whose objects are read; an
+    # object of a kind above in another group is skipped. Empty: any group.
+    api_groups: tuple[str, ...] = ()
 
 
 @attrs.frozen
