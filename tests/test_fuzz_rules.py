@@ -16,6 +16,7 @@ import os
 import pytest
 import yaml
 from conftest import EXAMPLES, RULES, run_cli, write
+from hostile_yaml import hostile_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -112,6 +113,21 @@ def _no_last_resort(monkeypatch):
 @given(rules=edited_rules(), command=st.sampled_from(COMMANDS))
 def test_any_edit_of_the_rules_gets_an_answer_or_one_line_per_problem(tmp_path, rules, command):
     path = write(tmp_path, "modes.yaml", yaml.safe_dump(rules, sort_keys=False))
+    argv = [part.replace("{rules}", str(path)) for part in command]
+    check_answer(argv, run_cli(*argv))
+
+
+RULES_TEXT = RULES.read_text()
+
+
+# Each example composes and writes the whole rules file anew: half as many.
+@settings(FUZZ, max_examples=max(FUZZ_EXAMPLES // 2, 1))
+@given(data=st.data(), command=st.sampled_from(COMMANDS))
+def test_tags_numbers_and_aliases_on_any_node_of_the_rules(tmp_path, data, command):
+    """The shipped rules with a tag on any node (one that does not fit, or one no
+    loader builds), a number of any length, or an alias fanning out: refused at
+    their place or answered, never an internal error."""
+    path = write(tmp_path, "modes.yaml", data.draw(hostile_text(RULES_TEXT, edits=2)))
     argv = [part.replace("{rules}", str(path)) for part in command]
     check_answer(argv, run_cli(*argv))
 
