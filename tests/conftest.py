@@ -212,3 +212,28 @@ def chromium():
     browser = Chromium()
     yield browser
     browser.close()
+
+
+# The catalog's ClusterBaseModels carry no modelFormat until OME reads their
+# files: the webhook refuses a runtime named for such a model. Tests about what
+# happens once a model is read give it its format in a later copy (the later
+# definition of an object is the one used).
+CATALOG_MODEL_FILES = {
+    "deepseek-r1": "models/deepseek-ai/DeepSeek-R1.yaml",
+    "kimi-k2-instruct": "models/moonshotai/Kimi-K2-Instruct.yaml",
+}
+
+
+def catalog_models_read(folder: Path, *names: str) -> Path:
+    """A file redefining these catalog models with a modelFormat, read after the catalog."""
+    import yaml
+
+    documents = []
+    for name in names:
+        for doc in yaml.safe_load_all((need(CATALOG) / CATALOG_MODEL_FILES[name]).read_text()):
+            if isinstance(doc, dict) and doc.get("metadata", {}).get("name") == name:
+                doc["spec"]["modelFormat"] = {"name": "safetensors"}
+                documents.append(doc)
+    path = folder / "zz-models-read.yaml"
+    path.write_text(yaml.safe_dump_all(documents, sort_keys=False))
+    return path

@@ -434,6 +434,15 @@ CASES = [
             ),
         ),
     ),
+    # The model is checked before the runtime is looked up.
+    Case(
+        "named-runtime-for-a-model-with-no-format",
+        {"model": {"name": "raw"}, "runtime": {"name": "gone"}},
+        "runtime-resolution",
+        "runtime gone does not support model raw: invalid model specification: "
+        "modelFormat.name: model format name is required",
+        extra=(model_doc("raw", modelFramework={"name": "transformers"}),),
+    ),
     Case(
         "runtime-only-missing-is-admitted",
         {"model": None, "runtime": {"name": "gone"}},

@@ -114,11 +114,27 @@ def test_llama_90b_fp8_dynamic_model_is_not_in_the_catalog(clusters):
 
 
 def test_bge_names_its_runtime_before_the_model_has_a_format(clusters):
-    """The named runtime is used anyway; the advisory lists each difference of its
-    one entry from a model with no format, architecture or framework yet."""
+    """Since v1.3 OME checks the model before it looks the named runtime up: one
+    with no format yet is refused, by the webhook and then the controller, and the
+    runtime is not used. v1.2.2 used it, with the advisory listing each difference
+    of its one entry from a model with no format, architecture or framework yet."""
     result = outcome(clusters, "bge-large-en-v1-5/bge-large-en-v1-5")
-    assert (result.runtime.name, result.named) == ("srt-bge-large-en-v1-5", True)
-    assert [e.message for e in result.events] == [
+    invalid = "invalid model specification: modelFormat.name: model format name is required"
+    assert (result.result, result.runtime, result.message) == ("named_model_invalid", None, invalid)
+    assert result.admission.message == (
+        WEBHOOK
+        + "runtime srt-bge-large-en-v1-5 does not support model bge-large-en-v1-5: "
+        + invalid
+    )
+    assert [(e.reason, e.message) for e in result.events] == [
+        (
+            "RuntimeValidationError",
+            "Runtime srt-bge-large-en-v1-5 does not support model bge-large-en-v1-5: " + invalid,
+        )
+    ]
+    old = outcome(clusters, "bge-large-en-v1-5/bge-large-en-v1-5", "v1.2.2")
+    assert (old.runtime.name, old.named) == ("srt-bge-large-en-v1-5", True)
+    assert [e.message for e in old.events] == [
         "Runtime srt-bge-large-en-v1-5 does not declare support for model bge-large-en-v1-5 "
         "(runtime srt-bge-large-en-v1-5 does not support model : model format 'mt:' not in "
         "supported formats: model has no architecture but runtime requires BertModel, format "

@@ -65,6 +65,7 @@ PICKED = "picked"
 _NAMED = "named"
 _NAMED_UNSUPPORTED = "named_unsupported"
 _NONE = "none"
+_NAMED_MODEL_INVALID = "named_model_invalid"
 
 
 @attrs.frozen
@@ -428,11 +429,21 @@ def select(
     return case.finish(_NONE, message=chooser.no_runtime(ctx, candidates))
 
 
+def _in_force(policy: Policy, outcome: str) -> bool:
+    """Whether an outcome shows anything in this version."""
+    effects = selection_rules(policy).outcomes.get(outcome, ())
+    return any(in_force(e.since, e.until, policy.version) for e in effects)
+
+
 def _named(
     case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser
 ) -> Outcome:
     """The runtime the InferenceService names: used even when its checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
+    if ctx is not None and not ctx.model.format_name and _in_force(policy, _NAMED_MODEL_INVALID):
+        # Checked before the runtime is looked up, where the rules say so.
+        message = policy.message("model_format_required")
+        return case.finish(_NAMED_MODEL_INVALID, message=message, cause=case.model)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
     if runtime is None:
         key = (
