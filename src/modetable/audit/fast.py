@@ -193,6 +193,7 @@ class FleetSelector:
         self._named_checks: dict[tuple[tuple, Manifest], Candidate] = {}
         self._last: tuple[Context, _Keys] | None = None
         self._skipped: dict[tuple[str, str], CheckResult] = {}
+        self._tails: dict[int, tuple[CheckResult, ...]] = {}
         self._not_reached = self.rules.explain.words["not_reached"]
         self._scope_labels = policy.rules.manifests.scope_labels
 
@@ -480,30 +481,46 @@ class FleetSelector:
         each check's result and skip note memoised."""
         view = self.view(runtime)
         results: list[CheckResult] = []
-        failure: CheckResult | None = None
-        failed_rule: SelectionCheck | None = None
-        for check, note in self._notes(ctx):
-            if note is None and failure is not None:
-                note = self._not_reached
+        for index, (check, note) in enumerate(self._notes(ctx)):
             if note is not None:
                 results.append(self._skip(check, note))
                 continue
             result = self._step(ctx, shape, view, check)
             results.append(result)
-            if failure is None and result.failed:
-                failure, failed_rule = result, check
-        extras = self._ranking_facts(ctx, view) if failure is None else {}
+            if result.failed:
+                # Every check after the first failure is not reached (or skipped
+                # for its own reason): the same results for every runtime.
+                return Candidate(
+                    runtime=runtime,
+                    scope_label=self._scope_labels[runtime.scope],
+                    named=False,
+                    compatible=False,
+                    reason=result.reason,
+                    failed_check=result.check,
+                    listed=check.listed,
+                    checks=(*results, *self._after(ctx, index)),
+                )
         return Candidate(
             runtime=runtime,
             scope_label=self._scope_labels[runtime.scope],
             named=False,
-            compatible=failure is None,
-            reason=failure.reason if failure else None,
-            failed_check=failure.check if failure else None,
-            listed=failed_rule.listed if failed_rule else False,
+            compatible=True,
+            reason=None,
+            failed_check=None,
+            listed=False,
             checks=tuple(results),
-            **extras,
+            **self._ranking_facts(ctx, view),
         )
+
+    def _after(self, ctx: Context, index: int) -> tuple[CheckResult, ...]:
+        """The results of the checks after the one at `index`, when that one failed."""
+        found = self._tails.get(index)
+        if found is None:
+            found = self._tails[index] = tuple(
+                self._skip(check, note if note is not None else self._not_reached)
+                for check, note in self._notes(ctx)[index + 1 :]
+            )
+        return found
 
     def _skip(self, check: SelectionCheck, note: str) -> CheckResult:
         """A skipped check's result (the same for every runtime it is skipped on)."""

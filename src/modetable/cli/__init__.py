@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import os
 import signal
@@ -202,8 +203,11 @@ def _run(argv: list[str], io: Any) -> int:
         module = importlib.import_module(f"modetable.cli.{args.module}")
         from modetable.yamlio import one_run
 
-        with one_run():
-            code = int(module.run(args, io))
+        try:
+            with one_run():
+                code = int(module.run(args, io))
+        finally:
+            gc.unfreeze()  # what loading froze (cli.common) is the collector's again
         io.stdout.flush()
         return code
     except ModetableError as exc:

@@ -259,7 +259,6 @@ class Case:
             hint=hint,
         )
 
-
     def _shows(
         self, results: tuple[str, ...], fill: dict[str, Any], message: str | None
     ) -> tuple[list[Shown], list[Event], list[StatusCondition]]:
