@@ -91,12 +91,7 @@ class Reader:
         self._filled: tuple[tuple[str, str], ...] | None = None
 
     def placeholders(self) -> dict[str, str]:
-        found = {"annotation_key": self.policy.rules.annotation_key}
-        if self.component is not None:
-            found.update(
-                self.policy.placeholder_values(self.policy.components_by_name[self.component])
-            )
-        return found
+        return _placeholders(self.policy, self.component)
 
     def segments(self, template: str) -> paths.Segments:
         if self._filled is None:
@@ -146,6 +141,13 @@ class Reader:
 
     def known(self) -> dict[str, str]:
         return {**self.builtins(), **self.values}
+
+
+def _placeholders(policy: Policy, component: str | None) -> dict[str, str]:
+    found = {"annotation_key": policy.rules.annotation_key}
+    if component is not None:
+        found.update(policy.placeholder_values(policy.components_by_name[component]))
+    return found
 
 
 # The checks read the same few paths of every InferenceService: each is
@@ -268,6 +270,16 @@ def read_fields(policy: Policy) -> tuple[tuple[str, str | None, str], ...]:
     return tuple(found)
 
 
+@functools.lru_cache(maxsize=16)  # bounded as read_fields is
+def _read_paths(policy: Policy) -> tuple[tuple[paths.Segments, str], ...]:
+    """`read_fields` with each path expanded for its component, each once (several
+    checks read the same fields): what every InferenceService is checked for."""
+    found: dict[tuple[paths.Segments, str], None] = {}
+    for template, component, holds in read_fields(policy):
+        found[paths.expand(template, _placeholders(policy, component)), holds] = None
+    return tuple(found)
+
+
 def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     """Every field the checks read holds what OME's API would let it hold, and
     every mapping on the way to it is a mapping (a list at `*`): an object the
@@ -275,8 +287,7 @@ def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     from modetable.errors import ModetableError
     from modetable.yamlio import describe, where
 
-    for template, component, holds in read_fields(policy):
-        segments = Reader(policy, isvc, component).segments(template)
+    for segments, holds in _read_paths(policy):
         for node, segment, value, expected in _steps(isvc.body, segments, holds):
             if not _HOLDS.get(expected, lambda v: True)(value):
                 shown = _SAYS.get(expected, expected)
