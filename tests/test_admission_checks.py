@@ -1037,6 +1037,7 @@ def test_a_virtual_inference_service_with_no_runtime_for_its_model(tmp_path):
             "type": "Normal",
             "reason": "InferenceServiceReady",
             "message": "InferenceService [svc] is Ready",
+            "outcome": "virtual_deployment",
         }
     ]
     assert data["conditions"] == [
@@ -1046,12 +1047,13 @@ def test_a_virtual_inference_service_with_no_runtime_for_its_model(tmp_path):
             "reason": "VirtualDeployment",
             "message": "InferenceService is in VirtualDeployment mode",
             "severity": None,
+            "outcome": "virtual_deployment",
         }
     ]
     assert data["components"] == {
         "engine": {"mode": "VirtualDeployment", "source": "ServiceAnnotation"}
     }
-    assert data["reconcile"] == {}
+    assert data["reconcile"] == data["reconcile_rules"] == {}
 
 
 def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):
@@ -1107,3 +1109,22 @@ def test_the_docs_list_the_checks_in_order_per_version(v13, v122):
     page = admission_checks(v13)
     assert "`InvalidLeaderWorkerPairing: {component}.leader is set but" in page
     assert "`spec.decoder`" in page and "`spec.<component>.worker.size`" in page
+
+
+def test_run_failures_name_the_rule_behind_them(tmp_path):
+    """A component annotated VirtualDeployment fails with OME's own error; the
+    ones after it are not reconciled; each names the run_failures rule."""
+    docs = [
+        isvc({"engine": mode("VirtualDeployment"), "router": {}}),
+        *cluster_docs(),
+    ]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    data = run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json").json()
+    assert data["reconcile"] == {
+        "engine": "invalid deployment mode for engine",
+        "router": "not reconciled because engine failed before it",
+    }
+    assert data["reconcile_rules"] == {"engine": "component-virtual", "router": "component-virtual"}
+    assert [e["outcome"] for e in data["events"]] == []
+    assert [c["outcome"] for c in data["conditions"]] == ["picked"]

@@ -49,6 +49,7 @@ def test_json_contract_of_the_example():
         "conditions",
         "components",
         "reconcile",
+        "reconcile_rules",
         "candidates",
         "named_check",
         "cause",
@@ -62,7 +63,7 @@ def test_json_contract_of_the_example():
         PAGE_MESSAGE,
     )
     assert data["events"] == [
-        {"type": "Warning", "reason": "RuntimeNotFound", "message": PAGE_MESSAGE}
+        {"type": "Warning", "reason": "RuntimeNotFound", "message": PAGE_MESSAGE, "outcome": "none"}
     ]
     assert data["candidates"][1] == {
         "name": "srt-llama-3-3-70b-instruct-multinode",

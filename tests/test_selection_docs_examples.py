@@ -87,10 +87,11 @@ def test_troubleshoot_the_message_the_condition_and_the_event(tmp_path):
             "reason": "RuntimeNotFound",
             "message": QWEN_MESSAGE,
             "severity": "Info",
+            "outcome": "none",
         }
     ]
     assert data["events"] == [
-        {"type": "Warning", "reason": "RuntimeNotFound", "message": QWEN_MESSAGE}
+        {"type": "Warning", "reason": "RuntimeNotFound", "message": QWEN_MESSAGE, "outcome": "none"}
     ]
 
 
@@ -102,6 +103,7 @@ def test_troubleshoot_on_v122_the_event_starts_with_failed_to_find(tmp_path):
             "type": "Warning",
             "reason": "RuntimeSelectionError",
             "message": "Failed to find runtime for model qwen2-5-7b: " + QWEN_MESSAGE,
+            "outcome": "none",
         }
     ]
     assert data["conditions"] == []

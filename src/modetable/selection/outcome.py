@@ -19,7 +19,7 @@ from modetable.modes import Resolution
 from modetable.paths import lookup, render, split
 from modetable.rules.model import OUTCOMES_NOT_RESULTS
 from modetable.rules.policy import Policy
-from modetable.running import effective
+from modetable.running import effective, failures_with_rules
 from modetable.runtimes import (
     InheritanceError,
     RuntimeRefRequest,
@@ -70,10 +70,14 @@ _NAMED_MODEL_INVALID = "named_model_invalid"
 
 @attrs.frozen
 class Event:
+    """An event the controller records; `outcome` is the selection outcome of
+    the rules (`selection.outcomes`) that gives it."""
+
     type: str
     reason: str
     message: str
     source: str | None = None
+    outcome: str | None = None
 
 
 @attrs.frozen
@@ -85,6 +89,7 @@ class StatusCondition:
     reason: str
     message: str | None = None
     severity: str | None = None
+    outcome: str | None = None  # the selection outcome of the rules that sets it
 
 
 @attrs.frozen(eq=False)
@@ -109,6 +114,9 @@ class Outcome:
     components: dict[str, Resolution]
     reconcile: dict[str, str]
     candidates: tuple[Candidate, ...] = ()
+    # Component → the id of the rules' run failure behind its `reconcile` error
+    # (None where no rule names its mode).
+    reconcile_rules: dict[str, str | None] = attrs.Factory(dict)
     model: Manifest | None = None
     named_check: Candidate | None = None
     no_workload: bool = False
@@ -251,6 +259,12 @@ class Case:
             conditions=tuple(conditions),
             components=running.components,
             reconcile=running.reconcile,
+            reconcile_rules={
+                c: rule
+                for c, (_, rule) in (
+                    failures_with_rules(policy, running.components) if running.reconcile else {}
+                ).items()
+            },
             candidates=self.candidates,
             model=self.model,
             named_check=named_check,
@@ -279,7 +293,7 @@ class Case:
                     shown.append(Shown(result, effect.emit, text))
                 elif effect.emit == "event" and text is not None:
                     events.append(
-                        Event(effect.type or "", effect.reason or "", text, effect.source)
+                        Event(effect.type or "", effect.reason or "", text, effect.source, result)
                     )
                 elif effect.emit == "condition":
                     conditions.append(
@@ -289,6 +303,7 @@ class Case:
                             effect.reason or "",
                             text,
                             effect.severity,
+                            result,
                         )
                     )
         return shown, events, conditions

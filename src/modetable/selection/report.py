@@ -66,7 +66,8 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "message": outcome.message,
         "admission": admission_json(outcome.admission),
         "events": [
-            {"type": e.type, "reason": e.reason, "message": e.message} for e in outcome.events
+            {"type": e.type, "reason": e.reason, "message": e.message, "outcome": e.outcome}
+            for e in outcome.events
         ],
         "conditions": [
             {
@@ -75,6 +76,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
                 "reason": c.reason,
                 "message": c.message,
                 "severity": c.severity,
+                "outcome": c.outcome,
             }
             for c in outcome.conditions
         ],
@@ -82,6 +84,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
             name: resolution_json(r, trace=False) for name, r in outcome.components.items()
         },
         "reconcile": dict(outcome.reconcile),
+        "reconcile_rules": dict(outcome.reconcile_rules),
         "candidates": [candidate_json(c) for c in outcome.candidates],
         "named_check": candidate_json(named_check) if named_check else None,
         "cause": object_json(outcome.cause),
