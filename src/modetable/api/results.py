@@ -262,6 +262,21 @@ class AdmitResult:
         """The id of the rules' admission check that denied, or None."""
         return self._admission.denied_by
 
+    @property
+    def warning_checks(self) -> tuple[str, ...]:
+        """For each warning, at the same index, the id of the check that gave it."""
+        return self._admission.warning_checks
+
+    @property
+    def checked(self) -> tuple[str, ...]:
+        """The ids of the checks run, in order, up to the one that denied."""
+        return self._admission.checked
+
+    @property
+    def not_checked(self) -> tuple[tuple[str, str], ...]:
+        """(check id, why) of each check in force that could not be decided offline."""
+        return tuple((n.check, n.why) for n in self._admission.not_checked)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable admit -o json` prints (docs/json.md)."""
         from modetable.admission import admission_json
