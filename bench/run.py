@@ -25,6 +25,8 @@ Benchmarks (docs/performance.md has the figures, the machine and where the time 
              parsing the same files (`list(yaml.load_all(text, Loader=CSafeLoader))`
              per file, the text already read, garbage collection on, a fresh
              process per run, best of N, in the same run). Goal: at most 1x it.
+             Then the same with the fleet as one JSON List (`kubectl get -o json`,
+             indented by 4), against the C loader parsing that file.
   growth     the same audit from 1,000 to 10,000 InferenceServices over 1,000
              runtimes. Goal: linear (marginal time per InferenceService flat).
   scale      the audit at 1,000 x 100, 10,000 x 1,000 and 100,000 x 10,000, one core.
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import random
@@ -296,8 +299,6 @@ def bench_select(quick: bool, folder: Path) -> list[Row]:
 # --- audit, growth and scale ----------------------------------------------------------
 
 
-_FLEET_FILES = ("models.yaml", "runtimes.yaml", "inferenceservices.yaml")
-
 # The yardstick: PyYAML's C loader alone on the fleet's files, in a fresh process.
 _PARSE = """
 import sys, time, yaml
@@ -316,6 +317,17 @@ def _fleet(folder: Path, isvcs: int, runtimes: int) -> Path:
     return out
 
 
+def _json_fleet(folder: Path, isvcs: int, runtimes: int) -> Path:
+    """The same fleet as one file, as `kubectl get -o json` writes a List."""
+    out = folder / f"fleet-{isvcs}x{runtimes}-json"
+    if not out.exists():
+        documents = Fleet(isvcs, runtimes).build().documents()
+        out.mkdir(parents=True)
+        listed = {"apiVersion": "v1", "items": documents, "kind": "List", "metadata": {}}
+        (out / "cluster.json").write_text(json.dumps(listed, indent=4) + "\n")
+    return out
+
+
 def _audit(fleet: Path, repeats: int) -> tuple[float, int, int]:
     runs = [
         run_measured([*_modetable(), "audit", str(fleet), "-o", "json"]) for _ in range(repeats)
@@ -327,7 +339,7 @@ def _audit(fleet: Path, repeats: int) -> tuple[float, int, int]:
 
 def parse_yardstick(fleet: Path, repeats: int) -> float:
     """Seconds PyYAML's C loader takes to parse the fleet's files (best of `repeats`)."""
-    files = [str(fleet / name) for name in _FLEET_FILES]
+    files = sorted(str(path) for path in fleet.iterdir() if path.suffix in (".yaml", ".json"))
     best = float("inf")
     for _ in range(repeats):
         out = subprocess.run(
@@ -377,6 +389,34 @@ def bench_audit(quick: bool, folder: Path) -> list[Row]:
             _met(ratio <= 1 and code in (0, 1)),
         ),
         ("  peak memory (max RSS)", f"{memory / 1024:.0f} MiB", "-", "-", "(printed)", ""),
+        *_json_audit(folder, isvcs, runtimes, repeats),
+    ]
+
+
+def _json_audit(folder: Path, isvcs: int, runtimes: int, repeats: int) -> list[Row]:
+    """The same audit with the fleet as `kubectl get -o json` gives it (read by
+    the json module, jsonio.py), against the C loader on that file."""
+    fleet = _json_fleet(folder, isvcs, runtimes)
+    yardstick = parse_yardstick(fleet, repeats)
+    elapsed, _memory, code = _audit(fleet, repeats)
+    ratio = elapsed / yardstick
+    return [
+        (
+            "PyYAML C loader parsing it as one JSON List",
+            f"{yardstick:.2f} s",
+            "-",
+            "1.0x",
+            "(the yardstick)",
+            "",
+        ),
+        (
+            "  the same audit, its input that JSON",
+            f"{elapsed:.2f} s" + ("" if code in (0, 1) else f" (exit {code})"),
+            "C loader parse",
+            f"{ratio:.2f}x",
+            "<= 1x",
+            _met(ratio <= 1 and code in (0, 1)),
+        ),
     ]
 
 

@@ -18,6 +18,7 @@ import attrs
 
 from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.jsonio import load_json
 from modetable.rules.model import Manifests
 from modetable.settled import settled
 from modetable.yamlio import (
@@ -459,8 +460,14 @@ def read_documents(
             data = read_limited(stream, file_name)
         else:
             data = read_bytes(path)
-        documents = load_documents(decode(data, file_name), file_name)
+        text = decode(data, file_name)
         del data
+        # JSON (`kubectl get -o json`) is read by the json module when that gives
+        # exactly what yamlio would (jsonio.py); anything else by yamlio.
+        documents = load_json(text, file_name)
+        if documents is None:
+            documents = load_documents(text, file_name)
+        del text
         if not documents and explicit:
             raise ModetableError("holds no YAML document", Location(file_name))
         yield from documents

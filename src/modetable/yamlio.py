@@ -52,6 +52,8 @@ __all__ = [
     "decode",
     "describe",
     "duplicate_key_message",
+    "item_position",
+    "key_position",
     "load_documents",
     "one_run",
     "path_problem",
@@ -108,6 +110,16 @@ def _pack(line: int, col: int) -> int:
 
 def _unpack(packed: int) -> tuple[int, int]:
     return packed >> _SHIFT, packed & _MASK
+
+
+def item_position(at: tuple[int, int]) -> int:
+    """A list item's (line, column) as a YamlList keeps it (for other loaders)."""
+    return _pack(*at)
+
+
+def key_position(key: tuple[int, int], value: tuple[int, int]) -> int:
+    """A key's and its value's (line, column) as a YamlMap keeps them."""
+    return _pack(*key) << 2 * _SHIFT | _pack(*value)
 
 
 class YamlMap(dict):
