@@ -397,3 +397,88 @@ def test_a_malformed_isvc_is_left_out_and_found(tmp_path):
     ]
     junit = run_cli("audit", str(path), "-o", "junit").out
     assert junit.count("<testcase ") == 6
+
+
+# OME's docs, troubleshooting the webhook's denial of a model with no format.
+MODEL_FORMAT_HINT = (
+    "Wait for the model to become `Ready`: OME fills in its format when the model agent "
+    "has read it."
+)
+
+
+def test_a_model_with_no_format_says_what_to_do(catalog_audit):
+    """Most of the catalog's models carry no format (OME's model agent fills it
+    in a live cluster): each denial says to wait for the model."""
+    hints = [
+        (f["id"], f["hint"])
+        for item in catalog_audit["items"]
+        for f in item["findings"]
+        if f["id"] in ("outcome/named_model_invalid", "outcome/model_format_missing")
+    ]
+    assert sorted(set(hints)) == [
+        ("outcome/model_format_missing", MODEL_FORMAT_HINT),
+        ("outcome/named_model_invalid", MODEL_FORMAT_HINT),
+    ]
+    assert len(hints) == 104
+
+
+@pytest.fixture
+def unread(tmp_path):
+    """A model as a repository holds it (no format yet); one InferenceService
+    auto-selects, one names the runtime."""
+    model = model_doc("m")
+    model["spec"] = {"storage": {"storageUri": "hf://org/m"}}
+    documents = [
+        model,
+        runtime_doc("rt", supportedModelFormats=[format_entry()]),
+        isvc_doc("auto", "a", engine={}),
+        isvc_doc("named", "a", engine={}, runtime={"name": "rt"}),
+    ]
+    write(tmp_path, "repo/all.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    return tmp_path / "repo"
+
+
+def test_select_and_explain_show_the_hint(unread):
+    run = run_cli("select", "--isvc", "a/named", str(unread))
+    assert run.code == 1, run.err
+    denial = (
+        'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+        "runtime rt does not support model m: invalid model specification: modelFormat.name: "
+        "model format name is required"
+    )
+    assert run.out.splitlines()[:7] == [
+        "InferenceService a/named: no runtime (v1.3)",
+        "invalid model specification: modelFormat.name: model format name is required",
+        f"Cause: ClusterBaseModel m ({unread}/all.yaml:1:1)",
+        MODEL_FORMAT_HINT,
+        "",
+        "Admission: denied",
+        denial,
+    ]
+    assert run_cli("select", "--isvc", "a/auto", str(unread), "-o", "json").json()["hint"] == (
+        MODEL_FORMAT_HINT
+    )
+    run = run_cli("explain", "--model", "m", "-n", "a", str(unread), "-o", "json")
+    assert run.err.splitlines() == [
+        f"Cause: ClusterBaseModel m ({unread}/all.yaml:1:1): invalid model specification: "
+        "modelFormat.name: model format name is required",
+        MODEL_FORMAT_HINT,
+    ]
+    assert run.json()["hint"] == MODEL_FORMAT_HINT
+
+
+@pytest.mark.parametrize(
+    ("output", "shown", "times"),
+    [
+        ("table", f"\n        {MODEL_FORMAT_HINT}\n", 2),  # under its finding
+        ("markdown", f" ({MODEL_FORMAT_HINT})", 2),  # padded to the column
+        ("github", f" ({MODEL_FORMAT_HINT})\n", 2),
+        ("sarif", f' ({MODEL_FORMAT_HINT})"', 2),
+        ("junit", f" ({MODEL_FORMAT_HINT})", 2),  # the failure's text
+        ("json", f'"hint": "{MODEL_FORMAT_HINT}"', 4),  # each item's and its finding's
+    ],
+)
+def test_every_audit_format_shows_the_hint(unread, output, shown, times):
+    run = run_cli("audit", str(unread), "-o", output)
+    assert run.code == 1, run.err
+    assert run.out.count(shown) == times, run.out

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, run_cli
+from conftest import ROOT, format_entry, isvc_doc, model_doc, run_cli, runtime_doc
 from test_audit import fleet_documents
 from test_upgrade import documents as upgrade_documents
 
@@ -101,6 +101,28 @@ def test_audit(tmp_path, monkeypatch):
     _write(tmp_path, "fleet/apps/isvcs.yaml", documents[4:])
     monkeypatch.chdir(tmp_path)
     block = examples("## `modetable audit`")[0]  # the next is the upgrade's
+    run_example(block, 1)
+
+
+def test_audit_of_a_repository(tmp_path, monkeypatch):
+    """A model written without its format, as a repository holds it: denied,
+    with the hint the rules give."""
+    model = model_doc("llama-3-2-1b-instruct")
+    model["spec"] = {"storage": {"storageUri": "hf://meta-llama/Llama-3.2-1B-Instruct"}}
+    runtime = "srt-llama-3-2-1b-instruct"
+    uses = {"model": {"name": "llama-3-2-1b-instruct"}, "engine": {}}
+    _write(tmp_path, "repo/models.yaml", [model])
+    _write(
+        tmp_path,
+        "repo/apps.yaml",
+        [
+            runtime_doc(runtime, supportedModelFormats=[format_entry()]),
+            isvc_doc("chat", "team-a", **uses),
+            isvc_doc("pinned", "team-a", **uses, runtime={"name": runtime}),
+        ],
+    )
+    monkeypatch.chdir(tmp_path)
+    [block] = examples("### Manifests from a repository, or a dump of a live cluster")
     run_example(block, 1)
 
 

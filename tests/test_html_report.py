@@ -203,7 +203,7 @@ def test_catalog_row_opens_to_its_findings_components_and_candidates(chromium, c
         [
             f["severity"],
             f["id"],
-            f["message"],
+            f["message"] + (f" ({f['hint']})" if f["hint"] else ""),
             f"{f['object']['kind']} {f['object']['name']}"
             if not f["object"]["namespace"]
             else f"{f['object']['kind']} {f['object']['namespace']}/{f['object']['name']}",

@@ -82,6 +82,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 + policy.message("model_format_required")
             )
         )
+        if explanation.hint:
+            io.stderr.write(line(explanation.hint))
     if args.output != "table":
         data = explanation_json(policy, explanation)
         if trace is not None:

@@ -88,8 +88,8 @@ def _print(policy: Policy, data: dict, io: Io) -> None:
 
 
 def _cause_lines(data: dict) -> list[str]:
-    """The object to fix when it is the model or a runtime, and a suggestion
-    for a name that is not found (select's and explain's JSON `cause`, `hint`)."""
+    """The object to fix when it is the model or a runtime, and what to do
+    (select's JSON `cause`, `hint`)."""
     lines = []
     cause = data.get("cause")
     if cause:

@@ -84,6 +84,7 @@ __all__ = [
     "MoveBreak",
     "NoRuntimeMessage",
     "Origin",
+    "OutcomeRef",
     "PathTemplate",
     "Pipeline",
     "Purpose",
@@ -163,6 +164,7 @@ ComponentName = Annotated[str, Ref("component")]
 SourceId = Annotated[str, Ref("source")]
 KindName = Annotated[str, Ref("kind")]
 MessageKey = Annotated[str, Ref("message")]
+OutcomeRef = Annotated[str, Ref("selection outcome")]
 
 # The placeholders of a path, filled per component (Policy.placeholder_values).
 PATH_PARAMS = ("component", "isvc_field", "runtime_field", "annotation_key")
@@ -916,6 +918,9 @@ class Selection:
     outcomes: dict[Annotated[str, Defines("selection outcome")], tuple[Effect, ...]]
     explain: ExplainTable
     sharded: ShardedModels | None = None
+    # outcome -> the message that tells the user what to do about it (the
+    # outcome's `hint` wherever it is shown).
+    hints: dict[OutcomeRef, Annotated[str, Ref("message", params=())]] = attrs.Factory(dict)
 
 
 @attrs.frozen

@@ -15,7 +15,12 @@ from modetable.runtimes import runtime_request
 from modetable.selection.checks import Candidate, Context, assess, make_context, order
 from modetable.selection.fields import read
 from modetable.selection.formats import model_facts
-from modetable.selection.outcome import did_you_mean, find_model
+from modetable.selection.outcome import (
+    MODEL_FORMAT_MISSING,
+    did_you_mean,
+    find_model,
+    outcome_hint,
+)
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import scope_order
 
@@ -31,8 +36,10 @@ class Explanation:
     candidates: tuple[Candidate, ...]
     # What explain writes to stderr first (the InferenceService names a runtime).
     note: str | None = None
-    # The model, when it is what keeps every runtime out (it has no format name).
+    # The model, when it is what keeps every runtime out (it has no format name),
+    # and what to do about it (the rules' hint for that outcome).
     cause: Manifest | None = None
+    hint: str | None = None
 
 
 def _lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest:
@@ -91,6 +98,7 @@ def _explain(
         candidates=candidates,
         note=note,
         cause=model if not facts.format_name else None,
+        hint=None if facts.format_name else outcome_hint(policy, MODEL_FORMAT_MISSING),
     )
 
 
@@ -133,4 +141,5 @@ def explanation_json(policy: Policy, explanation: Explanation) -> dict[str, Any]
         "note": explanation.note,
         "runtimes": [candidate_json(c) for c in explanation.candidates],
         "cause": object_json(explanation.cause),
+        "hint": explanation.hint,
     }

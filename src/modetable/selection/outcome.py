@@ -43,6 +43,7 @@ from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
 __all__ = [
+    "MODEL_FORMAT_MISSING",
     "PICKED",
     "Case",
     "Chooser",
@@ -56,6 +57,7 @@ __all__ = [
     "find_model",
     "found_elsewhere",
     "no_runtime_message",
+    "outcome_hint",
     "select",
     "when_conditions",
 ]
@@ -66,6 +68,7 @@ _NAMED = "named"
 _NAMED_UNSUPPORTED = "named_unsupported"
 _NONE = "none"
 _NAMED_MODEL_INVALID = "named_model_invalid"
+MODEL_FORMAT_MISSING = "model_format_missing"
 
 
 @attrs.frozen
@@ -123,7 +126,8 @@ class Outcome:
     # The object to fix when it is not the InferenceService: the model or the
     # runtime that makes the outcome what it is.
     cause: Manifest | None = None
-    # modetable's suggestion for a name that is not found ("did you mean").
+    # What to do: a "did you mean" for a name that is not found, or the
+    # rules' hint for the outcome (`selection.hints`).
     hint: str | None = None
 
     @property
@@ -270,7 +274,7 @@ class Case:
             named_check=named_check,
             no_workload=running.no_workload,
             cause=cause,
-            hint=hint,
+            hint=hint or outcome_hint(policy, results[-1]),
         )
 
     def _shows(
@@ -435,12 +439,18 @@ def select(
         return _named(case, request, ctx, chooser)
     if not facts.format_name:
         return case.finish(
-            "model_format_missing", message=policy.message("model_format_required"), cause=model
+            MODEL_FORMAT_MISSING, message=policy.message("model_format_required"), cause=model
         )
     picked = chooser.best(ctx, candidates)
     if picked is not None:
         return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
     return case.finish(_NONE, message=chooser.no_runtime(ctx, candidates))
+
+
+def outcome_hint(policy: Policy, outcome: str) -> str | None:
+    """What the rules tell the user to do about an outcome (`selection.hints`)."""
+    hints = selection_rules(policy).hints
+    return policy.message(hints[outcome]) if outcome in hints else None
 
 
 def _in_force(policy: Policy, outcome: str) -> bool:
