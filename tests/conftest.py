@@ -33,11 +33,17 @@ ADMISSION_V13 = (
     "rollout-plan-size",
     "rollout-canary",
     "rollout-coordination",
+    "rollout-budgets",
+    "rollout-ratio-tolerance",
+    "rollout-zero-budget",
+    "rollout-soak",
+    "rollout-ratio-tolerance-high",
     "deployment-strategy-ignored",
     "model-or-runtime-required",
     "runtime-pin",
     "model-exists",
     "runtime-resolution",
+    "rollout-ordering",
 )
 
 

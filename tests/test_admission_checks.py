@@ -481,7 +481,7 @@ def test_v122_had_none_of_the_shape_checks(tmp_path, case):
     if case.spec.get("model", {"name": "m"}) is None:
         return  # v1.2.2's schema requires spec.model
     assert verdict["denied_by"] is None
-    assert not any(c in verdict["checked"] for c in V13[2:-1])
+    assert not any(c in verdict["checked"] for c in V13[2:] if c != "runtime-resolution")
 
 
 def test_the_pin_example_of_the_docs(tmp_path):
@@ -522,7 +522,7 @@ def test_a_model_the_webhook_finds_by_name_but_not_as_its_kind(tmp_path):
         "warnings": [],
         "denied_by": None,
         "warning_checks": [],
-        "checked": list(V13[:-1]),
+        "checked": [c for c in V13 if c != "runtime-resolution"],
         "not_checked": [
             {
                 "check": "runtime-resolution",
@@ -597,6 +597,8 @@ class RolloutCase:
     denied_by: str | None
     text: str | None = None
     inline: bool = True  # an inline progression: the plan-size cap is not decided
+    # (check, text) of each warning; None: the runtime's, when allowed.
+    warnings: tuple[tuple[str, str], ...] | None = None
 
 
 def _requires(check: str, component: str, mode: str, group: int = 0) -> str:
@@ -887,20 +889,449 @@ ROLLOUT_CASES = [
 ]
 
 
+# The rest of ValidateCoordination (budgets, ratio tolerance, zero budget,
+# soak), the ratio tolerance warning after it, and, on a CREATE after every
+# other check, ValidateRolloutOrderingEnforced.
+RU = "rollingUpdate"
+PD_ROUTER = {**PD, "router": {}}
+RANGE = f"{G0}: maintainRatio.tolerance={{}} must be between 0 and 100 (RatioToleranceOutOfRange)"
+ZERO = (
+    f"{G0}.rollingUpdate: maxSurge and maxUnavailable both resolve to zero, which deadlocks "
+    "the rollout \u2014 set at least one non-zero (ZeroBudgetPacingUnstartable)"
+)
+SOAK_DROPPED = (
+    "spec.rollout.groups[{}]: soak is honored only when the rollout is a sequence of "
+    "single-Component groups (which roll one-at-a-time); this rollout runs groups "
+    "concurrently, so the soak would be dropped (SoakNotHonored)"
+)
+ORDER = (
+    "spec.rollout.groups[{}]: order is not applied by any progression \u2014 the Components "
+    "in a group advance together; to roll Components one at a time, declare one "
+    "single-Component blueGreen group per Component, in the desired sequence (OrderNotHonored)"
+)
+PICKED_WARNING = (("runtime-resolution", PICKED),)
+
+
+def budget(name: str, value: str, group: int = 0, reason: str = "InvalidRollingUpdatePercent"):
+    return f"spec.rollout.groups[{group}].rollingUpdate.{name}={value} ({reason})"
+
+
+def too_high(tolerance: int, group: int = 0) -> tuple[str, str]:
+    return (
+        "rollout-ratio-tolerance-high",
+        f"spec.rollout.groups[{group}].maintainRatio.tolerance={tolerance} effectively disables "
+        "ratio enforcement (>50) (RatioToleranceTooHigh)",
+    )
+
+
+def dropped(group: int, shape: str) -> str:
+    """GroupOrderingNotHonored, as the docs print it (groups[1] is a canary group)."""
+    return (
+        "spec.rollout.groups: groups[] is ordered (group N completes before group N+1 begins), "
+        "but that is enforced only for a run of single-Component blueGreen groups; "
+        f"groups[{group}] is {shape}, so the groups would run concurrently and the declared "
+        "order would be dropped \u2014 set spec.rollout.groupOrdering: Concurrent if the groups "
+        "are independent and running them at the same time is what you want "
+        "(GroupOrderingNotHonored)"
+    )
+
+
+def ordered(ordering: str, *groups: dict, **spec: Any) -> dict:
+    return {"rollout": {"groupOrdering": ordering, "groups": list(groups)}, **spec}
+
+
+ROLLOUT_CASES += [
+    # validateGroupRollingUpdateBudgets: maxSurge, then maxUnavailable, group by group.
+    RolloutCase(
+        "budget-negative-count",
+        rollout({"components": ["engine"], RU: {"maxSurge": -1}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxSurge", "-1 must be >= 0", reason="InvalidRollingUpdateInteger"),
+    ),
+    RolloutCase(
+        "budget-surge-before-unavailable",
+        rollout(
+            {"components": ["engine"], RU: {"maxUnavailable": -2, "maxSurge": "abc"}}, **NATIVE
+        ),
+        "rollout-budgets",
+        budget("maxSurge", '"abc" must be an integer count or a percent string like "25%"'),
+    ),
+    RolloutCase(
+        "budget-quoted-count-is-not-a-count",
+        rollout({"components": ["engine"], RU: {"maxUnavailable": "1"}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxUnavailable", '"1" must be an integer count or a percent string like "25%"'),
+    ),
+    RolloutCase(
+        "budget-malformed-percent",
+        rollout({"components": ["engine"], RU: {"maxSurge": "1.5%"}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxSurge", '"1.5%" has a malformed percent value'),
+    ),
+    RolloutCase(
+        "budget-percent-twice",
+        rollout({"components": ["engine"], RU: {"maxSurge": "50%%"}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxSurge", '"50%%" has a malformed percent value'),
+    ),
+    RolloutCase(
+        "budget-percent-over",
+        rollout({"components": ["engine"], RU: {"maxUnavailable": "101%"}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxUnavailable", '"101%" percent must be between 0% and 100%'),
+    ),
+    RolloutCase(
+        "budget-percent-negative",
+        rollout({"components": ["engine"], RU: {"maxUnavailable": "-5%"}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxUnavailable", '"-5%" percent must be between 0% and 100%'),
+    ),
+    RolloutCase(
+        "budget-quoted-as-go-quotes",
+        rollout({"components": ["engine"], RU: {"maxSurge": 'a"b\\'}}, **NATIVE),
+        "rollout-budgets",
+        budget("maxSurge", '"a\\"b\\\\" must be an integer count or a percent string like "25%"'),
+    ),
+    RolloutCase(
+        "budget-of-the-second-group",
+        rollout(
+            {"components": ["engine"], RU: {"maxSurge": 1, "maxUnavailable": "+25%"}},
+            {"components": ["decoder"], RU: {"maxSurge": -1}},
+            **PD,
+            **NATIVE,
+        ),
+        "rollout-budgets",
+        budget("maxSurge", "-1 must be >= 0", group=1, reason="InvalidRollingUpdateInteger"),
+    ),
+    RolloutCase(
+        "modes-before-budgets",
+        rollout({"components": ["engine"], RU: {"maxSurge": -1}}),
+        "rollout-coordination",
+        _requires("coordination", "engine", ""),
+    ),
+    # validateRatioToleranceRange, any group.
+    RolloutCase(
+        "tolerance-above-100",
+        rollout(
+            {"components": ["engine", "decoder"], "maintainRatio": {"tolerance": 101}},
+            **PD,
+            **NATIVE,
+        ),
+        "rollout-ratio-tolerance",
+        RANGE.format(101),
+        inline=False,
+    ),
+    RolloutCase(
+        "tolerance-negative",
+        rollout({"components": ["engine"], RU: {}, "maintainRatio": {"tolerance": -1}}, **NATIVE),
+        "rollout-ratio-tolerance",
+        RANGE.format(-1),
+    ),
+    RolloutCase(
+        "budgets-before-tolerance",
+        rollout(
+            {"components": ["engine"], RU: {"maxSurge": -1}, "maintainRatio": {"tolerance": 101}},
+            **NATIVE,
+        ),
+        "rollout-budgets",
+        budget("maxSurge", "-1 must be >= 0", reason="InvalidRollingUpdateInteger"),
+    ),
+    # validatePacingNotZeroBudget: both budgets set, both resolving to zero.
+    RolloutCase(
+        "zero-budget",
+        rollout({"components": ["engine"], RU: {"maxSurge": 0, "maxUnavailable": "0%"}}, **NATIVE),
+        "rollout-zero-budget",
+        ZERO,
+    ),
+    RolloutCase(
+        "zero-budget-signed-zero-percent",
+        rollout({"components": ["engine"], RU: {"maxSurge": "-0%", "maxUnavailable": 0}}, **NATIVE),
+        "rollout-zero-budget",
+        ZERO,
+    ),
+    RolloutCase(
+        "an-unset-budget-is-not-zero",
+        rollout({"components": ["engine"], RU: {"maxUnavailable": 0}}, **NATIVE),
+        None,
+    ),
+    RolloutCase(
+        "tolerance-before-zero-budget",
+        rollout(
+            {
+                "components": ["engine"],
+                RU: {"maxSurge": 0, "maxUnavailable": 0},
+                "maintainRatio": {"tolerance": 200},
+            },
+            **NATIVE,
+        ),
+        "rollout-ratio-tolerance",
+        RANGE.format(200),
+    ),
+    # validateSoakOnlyWhenSequenced.
+    RolloutCase(
+        "soak-on-a-canary-group",
+        rollout(canary(["engine"], soak="10m"), **NATIVE),
+        "rollout-soak",
+        f"{G0}: soak is not honored on a canary group (the canary engine does not gate on it) "
+        "(SoakNotHonored)",
+    ),
+    RolloutCase(
+        "soak-on-a-lone-group",
+        rollout({"components": ["engine"], "soak": "10m"}, **NATIVE),
+        "rollout-soak",
+        SOAK_DROPPED.format(0),
+        inline=False,
+    ),
+    RolloutCase(
+        "soak-in-a-sequence",
+        rollout(
+            {"components": ["decoder"], "soak": "10m"}, {"components": ["engine"]}, **PD, **NATIVE
+        ),
+        None,
+        inline=False,
+    ),
+    RolloutCase(
+        "soak-beside-a-rolling-update-group",
+        rollout(
+            {"components": ["decoder"], "soak": "1m"},
+            {"components": ["engine"], RU: {}},
+            **PD,
+            **NATIVE,
+        ),
+        "rollout-soak",
+        SOAK_DROPPED.format(0),
+    ),
+    RolloutCase(
+        "soak-before-order",
+        rollout({"components": ["engine"], "order": ["engine"], "soak": "0s"}, **NATIVE),
+        "rollout-soak",
+        SOAK_DROPPED.format(0),
+        inline=False,
+    ),
+    RolloutCase(
+        "zero-budget-before-soak",
+        rollout(
+            {"components": ["engine"], RU: {"maxSurge": 0, "maxUnavailable": 0}, "soak": "1m"},
+            **NATIVE,
+        ),
+        "rollout-zero-budget",
+        ZERO,
+    ),
+    # CoordinationRatioToleranceWarning: the first group above 50, gathered
+    # after ValidateCoordination passes.
+    RolloutCase(
+        "tolerance-above-50-warns",
+        rollout(
+            {"components": ["engine", "decoder"], RU: {}, "maintainRatio": {"tolerance": 51}},
+            **PD,
+            **NATIVE,
+        ),
+        None,
+        warnings=(too_high(51), *PICKED_WARNING),
+    ),
+    RolloutCase(
+        "tolerance-50-does-not-warn",
+        rollout(
+            {"components": ["engine", "decoder"], RU: {}, "maintainRatio": {"tolerance": 50}},
+            **PD,
+            **NATIVE,
+        ),
+        None,
+    ),
+    RolloutCase(
+        "the-first-group-above-50-only",
+        ordered(
+            "Concurrent",
+            {"components": ["engine", "decoder"], "maintainRatio": {"tolerance": 70}},
+            {"components": ["router"], "maintainRatio": {"tolerance": 80}},
+            **PD_ROUTER,
+            **NATIVE,
+        ),
+        None,
+        inline=False,
+        warnings=(too_high(70), *PICKED_WARNING),
+    ),
+    RolloutCase(
+        "the-warning-comes-with-a-later-denial",
+        rollout(
+            {"components": ["engine", "decoder"], RU: {}, "maintainRatio": {"tolerance": 90}},
+            **PD,
+            **NATIVE,
+            model={"name": "absent"},
+        ),
+        "model-exists",
+        MISSING_MODEL.replace("{m}", "absent"),
+        warnings=(too_high(90),),
+    ),
+    RolloutCase(
+        "no-warning-after-a-coordination-denial",
+        rollout(
+            {
+                "components": ["engine"],
+                RU: {"maxSurge": "0%", "maxUnavailable": "0%"},
+                "maintainRatio": {"tolerance": 90},
+            },
+            **NATIVE,
+        ),
+        "rollout-zero-budget",
+        ZERO,
+    ),
+    # ValidateRolloutOrderingEnforced, after every other check: its denial
+    # comes with every warning before it, runtime selection's included.
+    RolloutCase(
+        "order-not-honored",
+        rollout({"components": ["engine"], "order": ["engine"]}, **NATIVE),
+        "rollout-ordering",
+        ORDER.format(0),
+        inline=False,
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "order-on-a-canary-group",
+        rollout(canary(["engine"], order=["engine"]), **NATIVE),
+        "rollout-ordering",
+        ORDER.format(0),
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "order-under-concurrent-too",
+        ordered(
+            "Concurrent",
+            {"components": ["engine"]},
+            {"components": ["decoder"], "order": ["decoder"]},
+            **PD,
+            **NATIVE,
+        ),
+        "rollout-ordering",
+        ORDER.format(1),
+        inline=False,
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "rolling-update-group-in-an-ordered-list",
+        rollout(
+            {"components": ["decoder"], "blueGreen": {}},
+            {"components": ["engine"], RU: {}},
+            **PD,
+            **NATIVE,
+        ),
+        "rollout-ordering",
+        dropped(1, "a rollingUpdate group"),
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "multi-component-group-in-an-ordered-list",
+        rollout(
+            {"components": ["engine", "decoder"]}, {"components": ["router"]}, **PD_ROUTER, **NATIVE
+        ),
+        "rollout-ordering",
+        dropped(0, "a multi-Component group"),
+        inline=False,
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "canary-group-in-an-ordered-list",
+        rollout({"components": ["router"]}, canary(["engine", "decoder"]), **PD_ROUTER, **NATIVE),
+        "rollout-ordering",
+        dropped(1, "a canary group"),
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "a-sequence-beside-a-canary-group",
+        rollout(
+            canary(["router"]),
+            {"components": ["decoder"], "soak": "1m"},
+            {"components": ["engine"]},
+            **PD_ROUTER,
+            **NATIVE,
+        ),
+        "rollout-ordering",
+        dropped(0, "a canary group"),
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "concurrent-declares-the-groups-independent",
+        ordered(
+            "Concurrent",
+            canary(["router"], {"steps": [step("50%", 20, pause={}), step("100%", 100)]}),
+            canary(["engine", "decoder"], {"steps": [step("25%", 10), step("100%", 100)]}),
+            **PD_ROUTER,
+            **NATIVE,
+        ),
+        None,
+    ),
+    RolloutCase(
+        "sequential-said-is-the-default",
+        ordered("Sequential", {"components": ["router"]}, canary(["engine"]), router={}, **NATIVE),
+        "rollout-ordering",
+        dropped(1, "a canary group"),
+        warnings=PICKED_WARNING,
+    ),
+    # Compared as written, as OME compares it: only Concurrent relaxes the rule.
+    RolloutCase(
+        "concurrent-as-written",
+        ordered("concurrent", {"components": ["router"]}, canary(["engine"]), router={}, **NATIVE),
+        "rollout-ordering",
+        dropped(1, "a canary group"),
+        warnings=PICKED_WARNING,
+    ),
+    RolloutCase(
+        "the-warning-comes-with-the-ordering-denial",
+        rollout(
+            {"components": ["engine", "decoder"], RU: {}, "maintainRatio": {"tolerance": 60}},
+            {"components": ["router"]},
+            **PD_ROUTER,
+            **NATIVE,
+        ),
+        "rollout-ordering",
+        dropped(0, "a rollingUpdate group"),
+        warnings=(too_high(60), *PICKED_WARNING),
+    ),
+    RolloutCase(
+        "runtime-resolution-before-ordering",
+        rollout(
+            {"components": ["engine"], "order": ["engine"]}, runtime={"name": "gone"}, **NATIVE
+        ),
+        "runtime-resolution",
+        "runtime gone does not support model m: runtime gone not found in namespace ns or at "
+        "cluster scope",
+        inline=False,
+    ),
+]
+
+
 @pytest.mark.parametrize("case", ROLLOUT_CASES, ids=[c.id for c in ROLLOUT_CASES])
 def test_rollout_groups_in_v13(tmp_path, case):
     docs = [isvc(case.spec), *cluster_docs()]
     verdict = admission_everywhere(tmp_path, docs, "v1.3")
     ran = V13[: V13.index(case.denied_by) + 1] if case.denied_by else V13
+    warnings = case.warnings
+    if warnings is None:
+        warnings = () if case.denied_by else PICKED_WARNING
     assert verdict == {
         "allowed": case.denied_by is None,
         "message": None if case.denied_by is None else WEBHOOK + (case.text or ""),
-        "warnings": [] if case.denied_by else [PICKED],
+        "warnings": [text for _, text in warnings],
         "denied_by": case.denied_by,
-        "warning_checks": [] if case.denied_by else ["runtime-resolution"],
+        "warning_checks": [check for check, _ in warnings],
         "checked": [c for c in ran if not (case.inline and c == "rollout-plan-size")],
         "not_checked": [PLAN_SIZE] if case.inline else [],
     }
+
+
+NEW_IN_ROLLOUT = ROLLOUT_CASES[
+    ROLLOUT_CASES.index(next(c for c in ROLLOUT_CASES if c.id == "budget-negative-count")) :
+]
+
+
+@pytest.mark.parametrize("case", NEW_IN_ROLLOUT, ids=[c.id for c in NEW_IN_ROLLOUT])
+def test_v122_had_none_of_the_later_rollout_checks(tmp_path, case):
+    docs = [isvc(case.spec), *cluster_docs()]
+    verdict = admission_everywhere(tmp_path, docs, "v1.2.2")
+    if case.denied_by in ("model-exists", "runtime-resolution"):
+        return  # checks v1.2.2 has in its own way
+    assert (verdict["allowed"], verdict["not_checked"]) == (True, [])
+    assert not [c for c in verdict["checked"] if c.startswith("rollout-")]
 
 
 def test_a_policy_ref_group_is_not_decided(tmp_path):
@@ -913,14 +1344,14 @@ def test_a_policy_ref_group_is_not_decided(tmp_path):
         "a rollout group has a policyRef: whether the webhook gets this far depends on the "
         "cluster's RolloutPolicy feature, which is not decided here"
     )
-    skipped = ("rollout-policy-refs", "rollout-canary", "rollout-coordination")
+    waiting = [c for c in V13 if c.startswith("rollout-") and c != "rollout-plan-size"]
     assert verdict == {
         "allowed": True,
         "message": None,
         "warnings": [PICKED],
         "denied_by": None,
         "warning_checks": ["runtime-resolution"],
-        "checked": [c for c in V13 if c not in skipped],
+        "checked": [c for c in V13 if c not in waiting],
         "not_checked": [
             {
                 "check": "rollout-policy-refs",
@@ -928,10 +1359,20 @@ def test_a_policy_ref_group_is_not_decided(tmp_path):
                 "(RolloutPolicyRefUnsupported) unless the cluster has the RolloutPolicy "
                 "feature, which is off by default and not decided here",
             },
-            {"check": "rollout-canary", "why": after},
-            {"check": "rollout-coordination", "why": after},
+            *({"check": c, "why": after} for c in waiting[1:]),
         ],
     }
+    assert waiting == [
+        "rollout-policy-refs",
+        "rollout-canary",
+        "rollout-coordination",
+        "rollout-budgets",
+        "rollout-ratio-tolerance",
+        "rollout-zero-budget",
+        "rollout-soak",
+        "rollout-ratio-tolerance-high",
+        "rollout-ordering",
+    ]
 
 
 def test_v122_had_no_rollout_checks(tmp_path):
@@ -950,6 +1391,46 @@ def test_a_duration_that_does_not_parse_is_bad_input(tmp_path):
         "spec.rollout.groups[0].canary.steps[0].analysis.interval must be a duration "
         "(such as 30s), got the string '30 s'\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        (
+            rollout({"components": ["engine"], "soak": "10 m"}),
+            "spec.rollout.groups[0].soak must be a duration (such as 30s), got the string '10 m'",
+        ),
+        (
+            rollout({"components": ["engine"], "maintainRatio": {"tolerance": "60"}}),
+            "spec.rollout.groups[0].maintainRatio.tolerance must be an integer, got the string "
+            "'60'",
+        ),
+        (
+            rollout({"components": ["engine"], "maintainRatio": 60}),
+            "spec.rollout.groups[0].maintainRatio must be a mapping, got the number 60",
+        ),
+        (
+            rollout({"components": ["engine"], RU: {"maxUnavailable": True}}),
+            "spec.rollout.groups[0].rollingUpdate.maxUnavailable must be an integer or a string, "
+            "got the boolean true",
+        ),
+        (
+            {"rollout": {"groupOrdering": ["Concurrent"]}},
+            "spec.rollout.groupOrdering must be a string, got a list",
+        ),
+    ],
+    ids=["soak", "tolerance", "maintain-ratio", "budget", "group-ordering"],
+)
+def test_the_later_rollout_fields_hold_their_types(tmp_path, spec, said):
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all([isvc(spec), *cluster_docs()], sort_keys=False))
+    for command in (("admit", "--isvc", "ns/svc"), ("select", "--isvc", "ns/svc")):
+        run = run_cli(*command, str(path))
+        assert run.code == 2
+        assert run.err.endswith(said + "\n")
+    audit = run_cli("audit", str(path), "-o", "json").json()
+    [finding] = audit["manifest_findings"]
+    assert (finding["id"], finding["message"]) == ("manifest/invalid", said)
 
 
 @pytest.mark.parametrize(
@@ -1029,7 +1510,7 @@ def test_a_virtual_inference_service_with_no_runtime_for_its_model(tmp_path):
         "warnings": [],
         "denied_by": "runtime-resolution",
         "warning_checks": [],
-        "checked": list(V13),
+        "checked": list(V13[: V13.index("runtime-resolution") + 1]),
         "not_checked": [],
     }
     assert data["events"] == [
@@ -1074,7 +1555,7 @@ def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):
 SCOPE = (
     "Allowed by the {n} checks modetable runs; not modelled: the webhook's checks of the "
     "name, autoscalers, PodDisruptionBudgets, placement, traffic, lifecycle and ready policy, "
-    "overlays and PVCs, rollout budgets and ordering, and its UPDATE-only rules"
+    "overlays and PVCs, and its UPDATE-only rules"
 )
 
 

@@ -12,7 +12,15 @@ import attrs
 
 from modetable import paths
 from modetable.admission.fields import Reader, all_hold, case_values, holds
-from modetable.admission.rollout import canary_problem, coordination_problem
+from modetable.admission.rollout import (
+    budget_problem,
+    canary_problem,
+    coordination_problem,
+    ordering_problem,
+    soak_problem,
+    tolerance_problem,
+    zero_budget_problem,
+)
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import declares
 from modetable.rules.model import AdmissionRule
@@ -31,8 +39,13 @@ __all__ = [
     "coordination",
     "fields",
     "model_exists",
+    "ratio_tolerance",
+    "rolling_update_budgets",
+    "rollout_ordering",
     "selection",
+    "soak",
     "undecided",
+    "zero_budget",
 ]
 
 
@@ -160,6 +173,38 @@ def coordination(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     return Verdict(denial=coordination_problem(inputs.policy, rule, inputs.isvc))
 
 
+def rolling_update_budgets(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """ValidateCoordination's budgets (admission/rollout.py): a rollingUpdate
+    group's maxSurge and maxUnavailable, counts or percentages."""
+    return Verdict(denial=budget_problem(inputs.policy, rule, inputs.isvc))
+
+
+def ratio_tolerance(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """The first group whose maintainRatio tolerance is outside `bounds`
+    (admission/rollout.py) gives `message`: a denial, or a warning."""
+    text = tolerance_problem(inputs.policy, rule, inputs.isvc)
+    if text is None:
+        return PASS
+    return Verdict(warnings=(text,)) if rule.emit == "warning" else Verdict(denial=text)
+
+
+def zero_budget(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """ValidateCoordination's pacing: a rollingUpdate group whose budgets both
+    resolve to zero (admission/rollout.py)."""
+    return Verdict(denial=zero_budget_problem(inputs.policy, rule, inputs.isvc))
+
+
+def soak(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """ValidateCoordination's soak: only on a group of a sequence (admission/rollout.py)."""
+    return Verdict(denial=soak_problem(inputs.policy, rule, inputs.isvc))
+
+
+def rollout_ordering(inputs: Inputs, rule: AdmissionRule) -> Verdict:
+    """OME's ValidateRolloutOrderingEnforced (admission/rollout.py): no group's
+    `order`, and a list of groups whose order OME enforces unless Concurrent."""
+    return Verdict(denial=ordering_problem(inputs.policy, rule, inputs.isvc))
+
+
 def selection(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     """What runtime selection shows at admission for the outcomes in `outcomes`:
     its warnings, and its first denial; not decided when selection's outcome is
@@ -203,5 +248,10 @@ CHECKS: dict[str, Check] = {
     "coordination": coordination,
     "fields": fields,
     "model_exists": model_exists,
+    "ratio_tolerance": ratio_tolerance,
+    "rolling_update_budgets": rolling_update_budgets,
+    "rollout_ordering": rollout_ordering,
     "selection": selection,
+    "soak": soak,
+    "zero_budget": zero_budget,
 }

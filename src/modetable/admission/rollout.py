@@ -1,11 +1,15 @@
-"""The `canary` and `coordination` checks: OME's ValidateCanary and
-ValidateCoordination (up to its mode check) over spec.rollout.groups[], every
-sub-check in OME's order, so that the first error is OME's.
+"""The rollout groups' checks over spec.rollout.groups[]: OME's ValidateCanary
+(`canary`); ValidateCoordination up to its mode check (`coordination`), then
+the rest of it (`rolling_update_budgets`, `ratio_tolerance`, `zero_budget`,
+`soak`); the ratio tolerance warning after it (`ratio_tolerance` again); and
+ValidateRolloutOrderingEnforced (`rollout_ordering`). Every sub-check runs in
+OME's order, so that the first error is OME's.
 
 The field names are the rules' (`rollout`), the texts the rules' messages (the
-check's `canary` or `coordination`), the modes a member must have its
-`values`, read raw from `mode_sources`. What the rules cannot say is here: the
-walk itself, and Go's reading of durations, capacities and numbers.
+check's `canary`, `coordination`, `budgets`, `soak`, `ordering` or `message`),
+the modes a member must have its `values`, read raw from `mode_sources`. What
+the rules cannot say is here: the walk itself, and Go's reading of durations,
+capacities, budgets and numbers.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from modetable.manifests import Manifest
 from modetable.matching import declares
 from modetable.rules.model import (
     AdmissionRule,
+    BudgetMessages,
     CanaryMessages,
     CoordinationMessages,
     RolloutFields,
@@ -34,16 +39,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Group",
+    "budget_problem",
     "canary_problem",
     "check_rollout_fields",
     "coordination_problem",
     "go_duration_nanoseconds",
     "go_parses_float",
     "groups_of",
+    "ordering_problem",
+    "soak_problem",
+    "tolerance_problem",
+    "zero_budget_problem",
 ]
-
-# A progression's kind, as OME's rolloutGroupKind gives it.
-_CANARY, _BLUE_GREEN, _ROLLING_UPDATE = "canary", "blueGreen", "rollingUpdate"
 
 
 @attrs.frozen
@@ -81,17 +88,18 @@ def groups_of(fields: RolloutFields, isvc: Manifest) -> list[Group]:
 
 
 def _kind(fields: RolloutFields, body: dict[str, Any]) -> str:
+    """A group's progression, as OME's rolloutGroupKind gives it: its inline
+    arm, else its policyRef's progression as written, else blueGreen."""
     if body.get(fields.canary) is not None:
-        return _CANARY
+        return fields.canary_word
     if body.get(fields.blue_green) is not None:
-        return _BLUE_GREEN
+        return fields.blue_green_word
     if body.get(fields.rolling_update) is not None:
-        return _ROLLING_UPDATE
+        return fields.rolling_update_word
     ref = body.get(fields.policy_ref)
     if isinstance(ref, dict):
-        progression = ref.get(fields.progression)
-        return _CANARY if progression == fields.canary_word else str(progression or "")
-    return _BLUE_GREEN
+        return str(ref.get(fields.progression) or "")
+    return fields.blue_green_word
 
 
 def _at(body: Any, path: str) -> Any:
@@ -121,7 +129,7 @@ def canary_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str |
     """The first of ValidateCanary's errors, or None."""
     fields, texts = rule.rollout, rule.canary
     assert fields is not None and texts is not None  # the rules' validation requires them
-    canary_groups = [g for g in groups_of(fields, isvc) if g.kind == _CANARY]
+    canary_groups = [g for g in groups_of(fields, isvc) if g.kind == fields.canary_word]
     declared = {c.name for c in policy.components if declares(policy, isvc, c)}
     known = {c.name for c in policy.components}
     modes = _modes(policy, rule, isvc)
@@ -385,7 +393,7 @@ def coordination_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) ->
         return None
     known = {c.name for c in policy.components}
     declared = {c.name for c in policy.components if declares(policy, isvc, c)}
-    for group in (g for g in groups if g.kind != _CANARY):
+    for group in (g for g in groups if g.kind != fields.canary_word):
         for component in group.components:
             if component not in known:
                 return policy.message(texts.member_invalid, group=group.index, component=component)
@@ -411,7 +419,7 @@ def coordination_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) ->
             )
             return policy.message(texts.orphans, group=group.index, components=listed)
     modes = _modes(policy, rule, isvc)
-    for group in (g for g in groups if g.kind != _CANARY):
+    for group in (g for g in groups if g.kind != fields.canary_word):
         for component in group.components:
             mode = modes.get(component, "")
             if mode not in rule.values:
@@ -433,19 +441,171 @@ def _order_problem(policy: Policy, texts: CoordinationMessages, group: Group) ->
     return None
 
 
+# --- the rest of ValidateCoordination, and the ratio tolerance warning after it --------
+
+
+def budget_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """validateGroupRollingUpdateBudgets: each rollingUpdate group's budgets, in
+    order, a count of 0 or more or a percentage from 0% to 100%."""
+    fields, texts = rule.rollout, rule.budgets
+    assert fields is not None and texts is not None  # the rules' validation requires them
+    for group in groups_of(fields, isvc):
+        budgets = group.body.get(fields.rolling_update)
+        if not isinstance(budgets, dict):
+            continue
+        for name in fields.budgets:
+            found = _budget_text(policy, fields, texts, group.index, name, budgets.get(name))
+            if found is not None:
+                return found
+    return None
+
+
+def _budget_text(
+    policy: Policy,
+    fields: RolloutFields,
+    texts: BudgetMessages,
+    group: int,
+    name: str,
+    value: Any,
+) -> str | None:
+    """validateBudgetIntOrString on one budget (absent: the default, fine)."""
+    if value is None:
+        return None
+    at = {"group": group, "budget": name, "value": value}
+    if isinstance(value, int):
+        return policy.message(texts.negative, **at) if value < 0 else None
+    raw = _text(value)
+    if not raw.endswith(fields.percent):
+        return policy.message(texts.not_percent, **at)
+    number = _go_atoi(raw[: -len(fields.percent)])
+    if number is None:
+        return policy.message(texts.malformed_percent, **at)
+    if number < 0 or number > fields.full_traffic:
+        return policy.message(texts.percent_range, **at)
+    return None
+
+
+def tolerance_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """The first group (of any progression) whose maintainRatio tolerance is
+    set and outside the rule's `bounds`: OME's validateRatioToleranceRange, or
+    its CoordinationRatioToleranceWarning."""
+    fields, bounds = rule.rollout, rule.bounds
+    assert fields is not None and bounds is not None  # the rules' validation requires them
+    for group in groups_of(fields, isvc):
+        ratio = group.body.get(fields.maintain_ratio)
+        tolerance = ratio.get(fields.tolerance) if isinstance(ratio, dict) else None
+        if not isinstance(tolerance, int):
+            continue
+        below = bounds.min is not None and tolerance < bounds.min
+        above = bounds.max is not None and tolerance > bounds.max
+        if below or above:
+            limit = bounds.min if below else bounds.max
+            return policy.message(
+                rule.message or "", group=group.index, tolerance=tolerance, limit=limit
+            )
+    return None
+
+
+def zero_budget_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """validatePacingNotZeroBudget: a rollingUpdate group whose budgets both
+    resolve to zero (an absent budget is the default, not zero)."""
+    fields = rule.rollout
+    assert fields is not None  # the rules' validation requires it
+    for group in groups_of(fields, isvc):
+        budgets = group.body.get(fields.rolling_update)
+        if not isinstance(budgets, dict):
+            continue
+        if all(_resolves_to_zero(fields, budgets.get(name)) for name in fields.budgets):
+            return policy.message(rule.message or "", group=group.index)
+    return None
+
+
+def _resolves_to_zero(fields: RolloutFields, value: Any) -> bool:
+    """OME's budgetResolvesToZero: a count of 0 or less, a string that is not a
+    percentage, or a percentage that does not parse or is 0 or less."""
+    if value is None:
+        return False
+    if isinstance(value, int):
+        return value <= 0
+    raw = _text(value)
+    if not raw.endswith(fields.percent):
+        return True
+    number = _go_atoi(raw[: -len(fields.percent)])
+    return number is None or number <= 0
+
+
+def soak_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """validateSoakOnlyWhenSequenced: a soak only where OME honors it, on a
+    group of a sequence (the non-canary groups, two or more, each a
+    single-component blueGreen group)."""
+    fields, texts = rule.rollout, rule.soak
+    assert fields is not None and texts is not None  # the rules' validation requires them
+    groups = groups_of(fields, isvc)
+    sequenced = _collapses_to_sequence(fields, groups)
+    for group in groups:
+        if group.body.get(fields.soak) is None:
+            continue
+        if group.kind == fields.canary_word:
+            return policy.message(texts.canary, group=group.index)
+        if not sequenced:
+            return policy.message(texts.not_sequenced, group=group.index)
+    return None
+
+
+def _collapses_to_sequence(fields: RolloutFields, groups: list[Group]) -> bool:
+    """OME's rolloutCollapsesToSequential: two or more non-canary groups, every
+    one a blueGreen group of one component."""
+    others = [g for g in groups if g.kind != fields.canary_word]
+    single = all(len(g.components) == 1 and g.kind == fields.blue_green_word for g in others)
+    return single and len(others) >= 2
+
+
+# --- ValidateRolloutOrderingEnforced (on a CREATE, after every other check) -------------
+
+
+def ordering_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str | None:
+    """No group sets `order` (no progression applies it); and unless
+    spec.rollout.groupOrdering is Concurrent, two or more groups form a
+    sequence alone, whose list order OME enforces."""
+    fields, texts = rule.rollout, rule.ordering
+    assert fields is not None and texts is not None  # the rules' validation requires them
+    groups = groups_of(fields, isvc)
+    for group in groups:
+        if group.order:
+            return policy.message(texts.order, group=group.index)
+    if len(groups) < 2 or _at(isvc.body, fields.group_ordering) == fields.concurrent:
+        return None
+    for group in groups:
+        if group.kind == fields.canary_word:
+            shape = texts.canary_shape
+        elif group.kind == fields.rolling_update_word:
+            shape = texts.rolling_update_shape
+        elif len(group.components) != 1:
+            shape = texts.multi_component_shape
+        else:
+            continue
+        return policy.message(texts.group_ordering, group=group.index, shape=policy.message(shape))
+    return None
+
+
 # --- what the checks read must be of the type OME's API gives it -----------------------
 
 
 def check_rollout_fields(fields: RolloutFields, isvc: Manifest) -> None:
     """The groups' fields the checks read hold their types: lists of names, an
-    integer or a string capacity, integer traffic and failure limits, string
-    metric fields, durations; bad input otherwise (the API server, or the
-    webhook's decoding, would refuse the object)."""
+    integer or a string capacity or budget, integer traffic, failure limits and
+    tolerances, string metric fields and group ordering, durations; bad input
+    otherwise (the API server, or the webhook's decoding, would refuse the
+    object)."""
+    check = _Checker(isvc)
+    ordering_path, _, ordering = fields.group_ordering.rpartition(".")
+    holder = _at(isvc.body, ordering_path)
+    if isinstance(holder, dict):
+        check.optional(holder, ordering, fields.group_ordering, str, "a string")
     parent_path, _, key = fields.groups.rpartition(".")
     parent = _at(isvc.body, parent_path)
     if not isinstance(parent, dict) or parent.get(key) is None:
         return
-    check = _Checker(isvc)
     listed = check.kind(parent, key, fields.groups, list, "a list")
     for index, group in enumerate(listed):
         here = f"{fields.groups}[{index}]"
@@ -454,12 +614,27 @@ def check_rollout_fields(fields: RolloutFields, isvc: Manifest) -> None:
             names = check.optional(group, name, f"{here}.{name}", list, "a list")
             for position in range(len(names or [])):
                 check.kind(names, position, f"{here}.{name}[{position}]", str, "a string")
-        for name in (fields.canary, fields.blue_green, fields.rolling_update, fields.policy_ref):
+        for name in (
+            fields.canary,
+            fields.blue_green,
+            fields.rolling_update,
+            fields.policy_ref,
+            fields.maintain_ratio,
+        ):
             check.optional(group, name, f"{here}.{name}", dict, "a mapping")
+        check.duration(group, fields.soak, f"{here}.{fields.soak}")
         ref = group.get(fields.policy_ref)
         if isinstance(ref, dict):
             path = f"{here}.{fields.policy_ref}.{fields.progression}"
             check.optional(ref, fields.progression, path, str, "a string")
+        ratio = group.get(fields.maintain_ratio)
+        if isinstance(ratio, dict):
+            path = f"{here}.{fields.maintain_ratio}.{fields.tolerance}"
+            check.optional(ratio, fields.tolerance, path, int, "an integer")
+        budgets = group.get(fields.rolling_update)
+        for name in fields.budgets if isinstance(budgets, dict) else ():
+            path = f"{here}.{fields.rolling_update}.{name}"
+            check.optional(budgets, name, path, (int, str), _INT_OR_STR)
         plan = group.get(fields.canary)
         if isinstance(plan, dict):
             _check_plan(fields, plan, f"{here}.{fields.canary}", check)

@@ -76,6 +76,8 @@ def _reads(policy: Policy, rule: AdmissionRule) -> Iterator[str]:
         yield display_path(policy, f"{ref.path}.{ref.name}")
     if rule.rollout is not None:
         yield display_path(policy, rule.rollout.groups)
+    if rule.rollout is not None and rule.ordering is not None:
+        yield display_path(policy, rule.rollout.group_ordering)
     if rule.check == "selection" and selection is not None:
         yield display_path(policy, selection.model_ref.path)
         yield display_path(policy, policy.rules.runtime_ref.name.rpartition(".")[0])
@@ -88,7 +90,7 @@ def _texts(policy: Policy, rule: AdmissionRule) -> list[str]:
     if rule.message:
         keys.append(rule.message)
     keys.extend(case.message for case in rule.cases)
-    for group in (rule.canary, rule.coordination):
+    for group in (rule.canary, rule.coordination, rule.budgets, rule.soak, rule.ordering):
         if group is not None:
             keys.extend(v for v in attrs.asdict(group).values() if v in messages)
     if rule.check == "selection":

@@ -37,6 +37,8 @@ __all__ = [
     "AdmissionEmit",
     "AdmissionRule",
     "AdmissionTable",
+    "Bounds",
+    "BudgetMessages",
     "CanaryMessages",
     "CheckCase",
     "CheckValue",
@@ -83,6 +85,7 @@ __all__ = [
     "ModelVersions",
     "MoveBreak",
     "NoRuntimeMessage",
+    "OrderingMessages",
     "Origin",
     "OutcomeRef",
     "PathTemplate",
@@ -109,6 +112,7 @@ __all__ = [
     "Severity",
     "ShardedModels",
     "Sizes",
+    "SoakMessages",
     "Source",
     "SourceDocs",
     "SourceExample",
@@ -145,6 +149,11 @@ AdmissionCheck = Literal[
     "selection",
     "canary",
     "coordination",
+    "rolling_update_budgets",
+    "ratio_tolerance",
+    "zero_budget",
+    "soak",
+    "rollout_ordering",
 ]
 AdmissionEmit = Literal["denial", "warning"]
 # The tests a `fields` check makes on a value (admission/fields.py, TESTS).
@@ -230,6 +239,10 @@ def _admission_message_params(rule: Mapping[str, Any]) -> tuple[str, ...]:
         return ()
     if rule.get("check") == "model_exists":
         return ("model", "namespace")
+    if rule.get("check") == "ratio_tolerance":
+        return ("group", "tolerance", "limit")
+    if rule.get("check") == "zero_budget":
+        return ("group",)
     components = rule.get("components") or ()
     return tuple(c for c in components if isinstance(c, str))
 
@@ -481,9 +494,10 @@ class RolloutFields:
     what a group's fields, a canary plan's and a step's are called (OME's
     RolloutGroup, GroupCanary, RolloutGroupStep, RolloutAnalysis). A group's
     progression is its inline `canary`, `blue_green` or `rolling_update`, else
-    its `policy_ref`'s `progression`, else blueGreen; `canary_word` is how a
-    policyRef names the canary progression. `units`: a component that rolls in
-    another's canary unit (the decoder in the engine's)."""
+    its `policy_ref`'s `progression`, else blueGreen; `canary_word`,
+    `blue_green_word` and `rolling_update_word` are how a policyRef (and OME)
+    names each progression. `units`: a component that rolls in another's
+    canary unit (the decoder in the engine's)."""
 
     groups: str
     components: str
@@ -494,6 +508,8 @@ class RolloutFields:
     policy_ref: str
     progression: str
     canary_word: str
+    blue_green_word: str
+    rolling_update_word: str
     maintain_ratio: str
     steps: str
     ready_timeout: str
@@ -510,6 +526,15 @@ class RolloutFields:
     operators: tuple[str, ...]
     percent: str
     full_traffic: int
+    # A rollingUpdate group's budgets, in the order OME checks them
+    # (maxSurge, maxUnavailable); a maintainRatio's tolerance; a group's soak.
+    budgets: tuple[str, ...]
+    tolerance: str
+    soak: str
+    # spec.rollout.groupOrdering (a path), and the value under which the
+    # groups' list order promises nothing.
+    group_ordering: str
+    concurrent: str
     units: dict[ComponentName, ComponentName] = attrs.Factory(dict)
 
 
@@ -566,6 +591,49 @@ class CoordinationMessages:
     requires_mode: Annotated[str, Ref("message", params=("group", "component", "mode"))]
 
 
+_BUDGET = ("group", "budget", "value")
+
+
+@attrs.frozen
+class BudgetMessages:
+    """The texts of OME's validateBudgetIntOrString on a rollingUpdate group's
+    budget (`{budget}`: its field's name), by what each says."""
+
+    negative: Annotated[str, Ref("message", params=_BUDGET)]
+    not_percent: Annotated[str, Ref("message", params=_BUDGET)]
+    malformed_percent: Annotated[str, Ref("message", params=_BUDGET)]
+    percent_range: Annotated[str, Ref("message", params=_BUDGET)]
+
+
+@attrs.frozen
+class Bounds:
+    """The integers a value must stay within (`min`, `max`; either may be open)."""
+
+    min: int | None = None
+    max: int | None = None
+
+
+@attrs.frozen
+class SoakMessages:
+    """The texts of OME's validateSoakOnlyWhenSequenced, by what each says."""
+
+    canary: Annotated[str, Ref("message", params=_GROUP)]
+    not_sequenced: Annotated[str, Ref("message", params=_GROUP)]
+
+
+@attrs.frozen
+class OrderingMessages:
+    """The texts of OME's ValidateRolloutOrderingEnforced: a group's `order`,
+    then a list of groups whose order would be dropped (`{shape}`: what the
+    first group that breaks the sequence is, one of the shapes)."""
+
+    order: Annotated[str, Ref("message", params=_GROUP)]
+    group_ordering: Annotated[str, Ref("message", params=("group", "shape"))]
+    canary_shape: Annotated[str, Ref("message", params=())]
+    rolling_update_shape: Annotated[str, Ref("message", params=())]
+    multi_component_shape: Annotated[str, Ref("message", params=())]
+
+
 @attrs.frozen
 class AdmissionRule:
     """One admission check, run in the list's order (admission/kinds.py says
@@ -596,11 +664,18 @@ class AdmissionRule:
     outcomes: tuple[Annotated[str, Ref("selection outcome")], ...] = ()
     # What the check is, in a line, for the docs' table (OME's function).
     doc: str = ""
-    # canary, coordination: the rollout groups' fields, and the texts (the
-    # modes a member must have are `values`, read raw from `mode_sources`).
+    # canary, coordination and the other rollout kinds: the rollout groups'
+    # fields; canary, coordination: their texts (the modes a member must have
+    # are `values`, read raw from `mode_sources`).
     rollout: RolloutFields | None = None
     canary: CanaryMessages | None = None
     coordination: CoordinationMessages | None = None
+    # rolling_update_budgets, soak, rollout_ordering: their texts; ratio_tolerance:
+    # the bounds a group's maintainRatio tolerance keeps (its `message` when not).
+    budgets: BudgetMessages | None = None
+    bounds: Bounds | None = None
+    soak: SoakMessages | None = None
+    ordering: OrderingMessages | None = None
     undecided: Undecided | None = None
     since: str | None = None
     until: str | None = None

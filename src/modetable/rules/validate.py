@@ -419,6 +419,11 @@ def _admission_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
         "selection": ("outcomes",),
         "canary": ("rollout", "canary", "values"),
         "coordination": ("rollout", "coordination", "values"),
+        "rolling_update_budgets": ("rollout", "budgets"),
+        "ratio_tolerance": ("rollout", "bounds", "message"),
+        "zero_budget": ("rollout", "message"),
+        "soak": ("rollout", "soak"),
+        "rollout_ordering": ("rollout", "ordering"),
     }
     for field in needs.get(check, ()) if isinstance(check, str) else ():
         if not value.get(field):
