@@ -1,7 +1,7 @@
 """One way to find the rules file, the same for every command: --rules FILE,
 else MODETABLE_RULES, else ./rules/modes.yaml, else the bundled copy. Every
 JSON output says which file and which rules line; a table output names the
-file when it is not the bundled one."""
+file when it does not hold the bundled rules (wherever they are)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import EXAMPLES, RULES, run_cli
 
+import modetable
 from modetable.rules.find import bundled_rules_path, find_rules
 
 ISVC = str(EXAMPLES / "inference-service.yaml")
@@ -28,10 +29,15 @@ JSON_COMMANDS = {
 }
 
 
-def _copy(folder: Path) -> Path:
+def _copy(folder: Path, *, edited: bool = True) -> Path:
+    """A copy of the bundled rules; `edited`: one comment line added, so that
+    it is a file of its own (an exact copy is the bundled rules)."""
     rules = folder / "rules" / "modes.yaml"
     rules.parent.mkdir(parents=True)
     shutil.copyfile(RULES, rules)
+    if edited:
+        with rules.open("a") as end:
+            end.write("# a policy author's copy\n")
     return rules
 
 
@@ -96,6 +102,32 @@ def test_a_table_names_a_rules_file_that_is_not_the_bundled_one(tmp_path, monkey
     _copy(tmp_path)
     run = run_cli("--ome-version", "v1.2.4", *JSON_COMMANDS[command])
     assert run.out.splitlines()[0] == "rules: rules/modes.yaml (v1.2.2 rules)"
+
+
+@pytest.mark.parametrize("command", list(JSON_COMMANDS))
+def test_a_file_holding_the_bundled_rules_byte_for_byte_is_not_announced(
+    tmp_path, monkeypatch, command
+):
+    """A clone that installed modetable from itself (not editable) has its own
+    rules/modes.yaml, the bundled rules in another place: tables say nothing,
+    JSON still names the file read."""
+    monkeypatch.chdir(tmp_path)
+    _copy(tmp_path, edited=False)
+    bundled = run_cli(*JSON_COMMANDS[command])
+    monkeypatch.setenv("MODETABLE_RULES", str(RULES))  # the checkout's own: the bundled copy
+    assert bundled.out == run_cli(*JSON_COMMANDS[command]).out
+    monkeypatch.delenv("MODETABLE_RULES")
+    data = json.loads(run_cli(*JSON_COMMANDS[command], "-o", "json").out)
+    assert data["rules"] == {"path": "rules/modes.yaml", "version": "v1.3"}
+
+
+def test_a_rules_diff_against_the_same_bytes_names_no_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    copy = _copy(tmp_path / "given", edited=False)
+    run = run_cli("rules", "--rules", str(copy), "diff", "v1.2.2", "v1.3")
+    assert not run.out.startswith("rules:"), run.out
+    assert modetable.load_rules(copy).bundled
+    assert not modetable.load_rules(_copy(tmp_path / "mine")).bundled
 
 
 def test_every_command_reads_the_file_the_environment_names(tmp_path, monkeypatch):

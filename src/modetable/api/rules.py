@@ -41,7 +41,8 @@ class Policy:
 
     @property
     def bundled(self) -> bool:
-        """Whether that file is the copy bundled with modetable."""
+        """Whether that file holds the rules bundled with modetable (the copy
+        itself, or a file of the same bytes)."""
         return self._policy.bundled
 
     @property
@@ -68,7 +69,8 @@ class Rules:
 
     @property
     def bundled(self) -> bool:
-        """Whether it is the copy bundled with modetable."""
+        """Whether it holds the rules bundled with modetable (the copy itself,
+        or a file of the same bytes)."""
         return self._ruleset.bundled
 
     @property

@@ -114,8 +114,8 @@ def policy_at(rules: RuleSet, version: str | None, io: Io) -> Policy:
 
 
 def rules_note(policy: Policy | RuleSet) -> str:
-    """The line a table output begins with when the rules file read is not the
-    bundled one ("" when it is)."""
+    """The line a table output begins with when the rules file read does not
+    hold the bundled rules ("" when it does, wherever it is)."""
     if policy.bundled:
         return ""
     line = f" ({policy.version} rules)" if isinstance(policy, Policy) else ""

@@ -25,6 +25,7 @@ __all__ = [
     "asked_version",
     "bundled_rules_path",
     "find_rules",
+    "holds_bundled_rules",
     "read_rules_bytes",
 ]
 
@@ -41,7 +42,8 @@ How = Literal["given", "environment", "here", "bundled"]
 
 @attrs.frozen
 class RulesPath:
-    """A rules file found, how it was found, and whether it is the bundled copy."""
+    """A rules file found, how it was found, and whether it is the bundled copy
+    itself (a file holding the same bytes: `holds_bundled_rules`)."""
 
     path: Path
     how: How
@@ -91,6 +93,17 @@ def read_rules_bytes(path: Path) -> bytes:
     from modetable.yamlio import read_file
 
     return read_file(path, str(path))
+
+
+def holds_bundled_rules(data: bytes) -> bool:
+    """Whether `data` are the bundled rules, byte for byte: a clone's
+    ./rules/modes.yaml, when modetable was installed from that clone, is the
+    bundled rules in another place, and nothing in it needs saying."""
+    try:
+        bundled = bundled_rules_path()
+        return bundled.stat().st_size == len(data) and bundled.read_bytes() == data
+    except (OSError, ModetableError):
+        return False
 
 
 def _is_bundled(path: Path) -> bool:

@@ -16,7 +16,7 @@ from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.rules import positions
 from modetable.rules.cache import load_cached
-from modetable.rules.find import asked_version, find_rules, read_rules_bytes
+from modetable.rules.find import asked_version, find_rules, holds_bundled_rules, read_rules_bytes
 from modetable.rules.model import (
     AdmissionRule,
     Component,
@@ -69,6 +69,7 @@ class Policy:
     file: str
     release: str = attrs.field(default=attrs.Factory(lambda self: self.version, takes_self=True))
     warning: str | None = None
+    # The file holds the bundled rules (the copy itself, or its bytes elsewhere).
     bundled: bool = False
 
     @cached_property
@@ -202,6 +203,7 @@ class RuleSet:
     rules: RuleFile
     file: str
     document: Any = attrs.field(repr=False)
+    # The file holds the bundled rules (the copy itself, or its bytes elsewhere).
     bundled: bool = False
 
     @property
@@ -264,7 +266,8 @@ def load_ruleset(path: str | Path | None = None) -> RuleSet:
         return parse_rules(decode(data, file), file)
 
     rules, document = load_cached(file, data, parse)
-    return RuleSet(rules=rules, file=file, document=document, bundled=found.bundled)
+    bundled = found.bundled or holds_bundled_rules(data)
+    return RuleSet(rules=rules, file=file, document=document, bundled=bundled)
 
 
 def rules_json(policy: Policy | RuleSet) -> dict[str, Any]:
