@@ -9,12 +9,15 @@ and records which ran (`checked`), which could not be decided offline
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
 
+from modetable.admission.fields import FieldValues
 from modetable.admission.kinds import CHECKS, Inputs, Shown, undecided
 from modetable.manifests import Cluster, Manifest
+from modetable.rules.model import AdmissionRule
 from modetable.rules.policy import Policy
 
 __all__ = [
@@ -80,24 +83,26 @@ def admit(
     selection: tuple[Shown, ...] | None = None,
     result: str | None = None,
     only: frozenset[str] | None = None,
+    read: FieldValues | None = None,
 ) -> Admission:
     """Every admission check in force on `isvc`, in order, until one denies.
 
     `cluster` gives the checks that look objects up (the model); `selection`
     is what runtime selection shows at admission, for the checks that place it
     in the order (without it they are not run), and `result` selection's
-    outcome. `only` runs just those checks.
+    outcome. `only` runs just those checks. `read`: the InferenceService's
+    fields read beforehand (`fields.field_plan(policy).read(isvc)`, for a fleet).
     """
-    inputs = Inputs(policy=policy, isvc=isvc, cluster=cluster, selection=selection, result=result)
+    here = Inputs(policy, isvc, cluster, selection, result, (), read)
     warnings: list[str] = []
     warning_checks: list[str] = []
     checked: list[str] = []
     not_checked: list[NotChecked] = []
-    ordered = sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage))
-    for rule in ordered:
+    for rule in _ordered(policy):
         if only is not None and rule.id not in only:
             continue
-        here = attrs.evolve(inputs, checked=tuple(checked))
+        if len(here.checked) != len(checked):
+            here = Inputs(policy, isvc, cluster, selection, result, tuple(checked), read)
         why = undecided(here, rule)
         if why is not None:
             not_checked.append(NotChecked(rule.id, why))
@@ -134,6 +139,12 @@ def admit(
         checked=tuple(checked),
         not_checked=tuple(not_checked),
     )
+
+
+@functools.lru_cache(maxsize=16)  # bounded: a long-running program may make many policies
+def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
+    """The checks in force in the order they run: the schema's, then the webhook's."""
+    return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
 
 
 def admission_lines(policy: Policy, admission: dict[str, Any]) -> list[str]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from modetable import paths
 from modetable.manifests import Manifest
+from modetable.matching import declares
 from modetable.rules.model import CheckCase, CheckValue, FieldTest
 from modetable.rules.policy import Policy
 from modetable.templates import fill
@@ -23,11 +24,16 @@ from modetable.versions import in_force
 
 __all__ = [
     "EXPECTS",
+    "READS_VALUES",
     "TESTS",
+    "FieldPlan",
+    "FieldValues",
+    "PlannedReader",
     "Reader",
     "all_hold",
     "case_values",
     "check_test_fields",
+    "field_plan",
     "fields_read",
     "holds",
     "read_fields",
@@ -67,6 +73,10 @@ TESTS: dict[str, _Test] = {
 }
 
 
+# The tests that read the case's values (a pattern's placeholders).
+READS_VALUES = frozenset({"unlike"})
+
+
 def _compare(value: Any, test: FieldTest, reader: Reader, op: Callable[[int, int], bool]) -> bool:
     """An integer against `to`, or against the integer at `other`; false when
     either is not there."""
@@ -90,6 +100,10 @@ class Reader:
         self.values = dict(values or {})
         self._filled: tuple[tuple[str, str], ...] | None = None
 
+    def with_values(self, values: Mapping[str, str]) -> Reader:
+        """This reader for a case passing `values`."""
+        return Reader(self.policy, self.isvc, self.component, values)
+
     def placeholders(self) -> dict[str, str]:
         return _placeholders(self.policy, self.component)
 
@@ -98,13 +112,23 @@ class Reader:
             self._filled = tuple(self.placeholders().items())
         return _expanded(template, self._filled)
 
-    def all(self, template: str) -> Iterator[Any]:
+    def all(self, template: str) -> Iterable[Any]:
         """Every value at the path (one, or one per list item at a `*`)."""
-        yield from _walk(self.isvc.body, self.segments(template))
+        return _walk(self.isvc.body, self.segments(template))
 
     def field(self, template: str) -> Any:
         """The value at a path without `*`: _ABSENT when not there."""
         return paths.lookup(self.isvc.body, self.segments(template))
+
+    def declares(self, component: str) -> bool:
+        """Whether the InferenceService has `spec.<component>` (`matching.declares`)."""
+        return declares(self.policy, self.isvc, self.policy.components_by_name[component])
+
+    def holds(self, test: FieldTest) -> bool:
+        return holds(test, self)
+
+    def all_hold(self, tests: tuple[FieldTest, ...]) -> bool:
+        return all(self.holds(test) for test in tests)
 
     def first_filled(self, source_ids: tuple[str, ...]) -> str:
         """The first of these sources' places holding a non-empty string, as
@@ -143,6 +167,44 @@ class Reader:
         return {**self.builtins(), **self.values}
 
 
+class PlannedReader(Reader):
+    """A `Reader` of the values its policy's checks read, taken from the
+    InferenceService beforehand (`FieldPlan.read`): a path the plan holds is
+    looked up, and a test on one is run without walking anything; any other
+    path is walked as `Reader` walks it."""
+
+    def __init__(
+        self, read: FieldValues, component: str | None, values: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(read.plan.policy, read.isvc, component, values)
+        self._read = read
+        self._slots = read.plan.slots(component)
+        self._tests = read.plan.tests(component)
+
+    def with_values(self, values: Mapping[str, str]) -> Reader:
+        return PlannedReader(self._read, self.component, values)
+
+    def all(self, template: str) -> Iterable[Any]:
+        slot = self._slots.get(template)
+        if slot is None:
+            return super().all(template)
+        found = self._read.values[slot[0]]
+        return found if slot[1] else (found,)
+
+    def field(self, template: str) -> Any:
+        slot = self._slots.get(template)
+        if slot is None or slot[1]:
+            return super().field(template)
+        return self._read.values[slot[0]]
+
+    def declares(self, component: str) -> bool:
+        return self._read.declares(component)
+
+    def holds(self, test: FieldTest) -> bool:
+        planned = self._tests.get(id(test))
+        return planned(self._read.values, self) if planned is not None else holds(test, self)
+
+
 def _placeholders(policy: Policy, component: str | None) -> dict[str, str]:
     found = {"annotation_key": policy.rules.annotation_key}
     if component is not None:
@@ -155,6 +217,174 @@ def _placeholders(policy: Policy, component: str | None) -> dict[str, str]:
 @functools.lru_cache(maxsize=4096)
 def _expanded(template: str, placeholders: tuple[tuple[str, str], ...]) -> paths.Segments:
     return paths.expand(template, dict(placeholders))
+
+
+class FieldValues:
+    """One InferenceService's values at every path its policy's checks read
+    (`FieldPlan.read`), and its readers."""
+
+    __slots__ = ("_readers", "isvc", "plan", "values")
+
+    def __init__(self, plan: FieldPlan, isvc: Manifest, values: list[Any]) -> None:
+        self.plan = plan
+        self.isvc = isvc
+        self.values = values
+        self._readers: dict[str | None, PlannedReader] = {}
+
+    def reader(self, component: str | None = None) -> PlannedReader:
+        """The reader for `component` (or none), made once."""
+        found = self._readers.get(component)
+        if found is None:
+            found = self._readers[component] = PlannedReader(self, component)
+        return found
+
+    def declares(self, component: str) -> bool:
+        """Whether the InferenceService has `spec.<component>` (`matching.declares`)."""
+        slot = self.plan.declared_slot(component)
+        if slot is None:
+            policy = self.plan.policy
+            return declares(policy, self.isvc, policy.components_by_name[component])
+        return isinstance(self.values[slot], dict)
+
+
+class FieldPlan:
+    """Every path a policy's admission checks read (their tests, values and
+    sources, and `spec.<component>` for whether it is declared), expanded for
+    no component and for each, once per policy; `read` takes them all from an
+    InferenceService in one walk over their shared prefixes, instead of a
+    path expanded and walked from the top at every read of every check."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        nodes: dict[paths.Segments, int] = {(): 0}
+        self._steps: list[tuple[int, str]] = []  # (the slot of the holder, the key)
+        starred: dict[paths.Segments, int] = {}  # paths through list items, walked whole
+        found: dict[str | None, dict[str, tuple[int, bool]]] = {}
+        for component in [None, *(c.name for c in policy.components)]:
+            here = found[component] = {}
+            filled = tuple(_placeholders(policy, component).items())
+            for template in _templates_read(policy):
+                try:
+                    segments = _expanded(template, filled)
+                except KeyError:  # a placeholder this component lacks: walked at the read
+                    continue
+                if _ANY_ITEM in segments:
+                    here[template] = (starred.setdefault(segments, len(starred)), True)
+                else:
+                    here[template] = (self._node(nodes, segments), False)
+        # The values at `*` paths come after the walked ones.
+        walked = len(self._steps) + 1
+        self._starred = tuple(starred)
+        self._slots = {
+            component: {
+                template: (walked + slot if is_starred else slot, is_starred)
+                for template, (slot, is_starred) in here.items()
+            }
+            for component, here in found.items()
+        }
+        self._tests: dict[str | None, dict[int, _PlannedTest]] = {
+            component: {
+                id(test): planned
+                for test in _tests_of(policy)
+                if (planned := _planned(test, self._slots[component])) is not None
+            }
+            for component in self._slots
+        }
+
+    def _node(self, nodes: dict[paths.Segments, int], segments: paths.Segments) -> int:
+        found = nodes.get(segments)
+        if found is None:
+            parent = self._node(nodes, segments[:-1])
+            self._steps.append((parent, segments[-1]))
+            found = nodes[segments] = len(self._steps)
+        return found
+
+    def slots(self, component: str | None) -> dict[str, tuple[int, bool]]:
+        """(slot, is a `*` path) of each template the checks read, for `component`."""
+        return self._slots.get(component, {})
+
+    def declared_slot(self, component: str) -> int | None:
+        """The slot of `spec.<component>` (whether it is declared), when walked."""
+        slot = self.slots(component).get(self.policy.rules.running_merge.into)
+        return slot[0] if slot is not None and not slot[1] else None
+
+    def tests(self, component: str | None) -> dict[int, _PlannedTest]:
+        """The tests on a field, by `id` (the rules' own objects), each run on
+        the slot it reads, for `component`."""
+        return self._tests.get(component, {})
+
+    def read(self, isvc: Manifest) -> FieldValues:
+        values: list[Any] = [isvc.body]
+        append = values.append
+        for parent, key in self._steps:
+            node = values[parent]
+            append(node.get(key, _ABSENT) if isinstance(node, dict) else _ABSENT)
+        for segments in self._starred:
+            append(tuple(_walk(isvc.body, segments)))
+        return FieldValues(self, isvc, values)
+
+
+# A test on one field, given the values read and the reader (for `other` and
+# a pattern's placeholders).
+_PlannedTest = Callable[[list[Any], "Reader"], bool]
+
+
+def _planned(test: FieldTest, slots: dict[str, tuple[int, bool]]) -> _PlannedTest | None:
+    """`holds(test, reader)` reading its field from the values read, when the
+    test reads one field the plan holds (otherwise None: `holds` runs)."""
+    if test.sources or test.field is None or test.field not in slots:
+        return None
+    check = TESTS[test.test]
+    slot, starred = slots[test.field]
+    if starred:
+        return lambda values, reader: any(check(v, test, reader) for v in values[slot])
+    return lambda values, reader: check(values[slot], test, reader)
+
+
+def _tests_of(policy: Policy) -> Iterator[FieldTest]:
+    for rule in policy.admission:
+        yield from rule.guard
+        if rule.undecided is not None:
+            yield from rule.undecided.when
+        for case in rule.cases:
+            yield from case.when
+
+
+@functools.lru_cache(maxsize=16)  # bounded as read_fields is
+def field_plan(policy: Policy) -> FieldPlan:
+    """The policy's `FieldPlan`, made once."""
+    return FieldPlan(policy)
+
+
+def _templates_read(policy: Policy) -> tuple[str, ...]:
+    """Every path template a check reads through a Reader: its tests' fields,
+    its values' fields, the places of the sources it reads, whether a
+    component is declared."""
+    found: dict[str, None] = {policy.rules.running_merge.into: None}
+    source_ids: set[str] = set()
+    for rule in policy.admission:
+        tests = [*rule.guard, *(rule.undecided.when if rule.undecided else ())]
+        for case in rule.cases:
+            tests.extend(case.when)
+            for spec in case.values.values():
+                if spec.field is not None:
+                    found[spec.field] = None
+                source_ids.update(spec.sources)
+        for test in tests:
+            for template in (test.field, test.other):
+                if template is not None:
+                    found[template] = None
+            source_ids.update(test.sources)
+        source_ids.update(rule.mode_sources)
+    selection = policy.rules.selection
+    if selection is not None:
+        found[f"{selection.model_ref.path}.{selection.model_ref.name}"] = None
+    sources = [policy.sources_by_id[i] for i in sorted(source_ids) if i in policy.sources_by_id]
+    sources.extend(policy.rules.sources.requested)  # first_filled with no ids
+    for source in sources:
+        if source.path is not None:
+            found[source.path] = None
+    return tuple(found)
 
 
 def _walk(node: Any, segments: paths.Segments) -> Iterator[Any]:
@@ -184,7 +414,7 @@ def holds(test: FieldTest, reader: Reader) -> bool:
 
 
 def all_hold(tests: tuple[FieldTest, ...], reader: Reader) -> bool:
-    return all(holds(test, reader) for test in tests)
+    return reader.all_hold(tests)
 
 
 def case_values(case: CheckCase, reader: Reader) -> dict[str, str]:

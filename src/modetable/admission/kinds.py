@@ -11,7 +11,13 @@ from typing import Literal
 import attrs
 
 from modetable import paths
-from modetable.admission.fields import Reader, all_hold, case_values, holds
+from modetable.admission.fields import (
+    READS_VALUES,
+    FieldValues,
+    Reader,
+    all_hold,
+    case_values,
+)
 from modetable.admission.rollout import (
     budget_problem,
     canary_problem,
@@ -22,7 +28,6 @@ from modetable.admission.rollout import (
     zero_budget_problem,
 )
 from modetable.manifests import Cluster, Manifest
-from modetable.matching import declares
 from modetable.rules.model import AdmissionRule
 from modetable.rules.policy import Policy
 
@@ -69,6 +74,14 @@ class Inputs:
     selection: tuple[Shown, ...] | None = None
     result: str | None = None  # selection's outcome (a key of selection.outcomes)
     checked: tuple[str, ...] = ()  # the checks run before this one
+    # The InferenceService's values read beforehand (a fleet's audit), or None.
+    read: FieldValues | None = None
+
+    def reader(self, component: str | None = None) -> Reader:
+        """A reader of the InferenceService's fields, for one component (or none)."""
+        if self.read is not None:
+            return self.read.reader(component)
+        return Reader(self.policy, self.isvc, component)
 
 
 @attrs.frozen
@@ -103,13 +116,11 @@ def agree_when_any(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """The components' modes, read raw from `mode_sources` (as written, an
     invalid value included), must be equal when any of them is one of
     `values`; applies only when all of them are declared."""
-    policy, isvc = inputs.policy, inputs.isvc
-    components = [policy.components_by_name[name] for name in rule.components]
-    if not all(declares(policy, isvc, c) for c in components):
+    policy = inputs.policy
+    reader = inputs.reader()
+    if not all(reader.declares(name) for name in rule.components):
         return PASS
-    modes = {
-        c.name: Reader(policy, isvc, c.name).first_filled(rule.mode_sources) for c in components
-    }
+    modes = {name: inputs.reader(name).first_filled(rule.mode_sources) for name in rule.components}
     if not any(m in rule.values for m in modes.values()) or len(set(modes.values())) == 1:
         return PASS
     return Verdict(denial=policy.message(rule.message or "", **modes))
@@ -120,19 +131,28 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     for each component of `each` the InferenceService declares (or once, with
     no `each`), the first case whose tests all hold gives its message. A
     denial check stops at the first; a warning check gives one per component."""
-    policy, isvc = inputs.policy, inputs.isvc
-    if not all_hold(rule.guard, Reader(policy, isvc)):
+    policy = inputs.policy
+    reader = inputs.reader()
+    if not all_hold(rule.guard, reader):
         return PASS
-    components: list[str | None] = [
-        name for name in rule.each if declares(policy, isvc, policy.components_by_name[name])
-    ] or ([] if rule.each else [None])
+    components: list[str | None] = [name for name in rule.each if reader.declares(name)] or (
+        [] if rule.each else [None]
+    )
     given: list[str] = []
     for component in components:
+        here = inputs.reader(component)
         for case in rule.cases:
-            values = case_values(case, Reader(policy, isvc, component))
-            if all_hold(case.when, Reader(policy, isvc, component, values)):
-                given.append(policy.message(case.message, **values))
-                break
+            # The case's values are read first only where a test reads them.
+            if any(test.test in READS_VALUES for test in case.when):
+                values = case_values(case, here)
+                if not all_hold(case.when, here.with_values(values)):
+                    continue
+            elif all_hold(case.when, here):
+                values = case_values(case, here)
+            else:
+                continue
+            given.append(policy.message(case.message, **values))
+            break
         if given and rule.emit == "denial":
             return Verdict(denial=given[0])
     return Verdict(warnings=tuple(given))
@@ -149,7 +169,7 @@ def model_exists(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     if selection_rules is None:
         return None
     ref = selection_rules.model_ref
-    name = Reader(policy, isvc).field(f"{ref.path}.{ref.name}")
+    name = inputs.reader().field(f"{ref.path}.{ref.name}")
     if not isinstance(name, str) or name == "":
         return PASS
     namespace = isvc.namespace or ""
@@ -230,8 +250,8 @@ def undecided(inputs: Inputs, rule: AdmissionRule) -> str | None:
     found = rule.undecided
     if found is None or not found.when or not _after(inputs, found.after):
         return None
-    reader = Reader(inputs.policy, inputs.isvc)
-    if any(holds(test, reader) for test in found.when):
+    reader = inputs.reader()
+    if any(reader.holds(test) for test in found.when):
         return inputs.policy.message(found.why)
     return None
 

@@ -130,6 +130,8 @@ def canary_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str |
     fields, texts = rule.rollout, rule.canary
     assert fields is not None and texts is not None  # the rules' validation requires them
     canary_groups = [g for g in groups_of(fields, isvc) if g.kind == fields.canary_word]
+    if not canary_groups:
+        return None
     declared = {c.name for c in policy.components if declares(policy, isvc, c)}
     known = {c.name for c in policy.components}
     modes = _modes(policy, rule, isvc)

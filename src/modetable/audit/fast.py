@@ -35,6 +35,8 @@ from typing import Any
 
 import attrs
 
+from modetable.admission import Admission, Shown, admit
+from modetable.admission.fields import field_plan
 from modetable.audit.model_checks import MemoComparisons, entry_key, model_key
 from modetable.index import RuntimeIndex, build_index, request_of
 from modetable.manifests import Cluster, Manifest
@@ -196,6 +198,7 @@ class FleetSelector:
         self._tails: dict[int, tuple[CheckResult, ...]] = {}
         self._not_reached = self.rules.explain.words["not_reached"]
         self._scope_labels = policy.rules.manifests.scope_labels
+        self._field_plan = field_plan(policy)
 
     # --- per runtime and per model, once -------------------------------------
 
@@ -668,6 +671,14 @@ class FleetSelector:
         if found is None:
             found = self._named_checks[key] = assess(ctx, runtime, named=True, view=view)
         return found
+
+    def admission(
+        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str
+    ) -> Admission:
+        """`admission.admit`, its checks reading the fields they read from one
+        walk of the InferenceService (`field_plan`)."""
+        read = self._field_plan.read(isvc)
+        return admit(self.policy, isvc, cluster, selection=selection, result=result, read=read)
 
     def select(self, isvc: Manifest) -> Outcome:
         """The outcome `selection.select` gives; `candidates` only when asked for."""

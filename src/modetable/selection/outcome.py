@@ -221,6 +221,7 @@ class Case:
     values: dict[str, Any]
     candidates: tuple[Candidate, ...] = ()
     model: Manifest | None = None
+    chooser: Chooser | None = None  # None: the reference's
 
     def finish(
         self,
@@ -238,9 +239,8 @@ class Case:
         shown, events, conditions = self._shows(results, fill, message)
         if message is None and used is None:
             message = next((s.text for s in shown if s.emit == "denial"), None)
-        admission = admit(
-            policy, self.isvc, self.cluster, selection=tuple(shown), result=results[-1]
-        )
+        chooser = self.chooser if self.chooser is not None else Exhaustive(policy)
+        admission = chooser.admission(self.isvc, self.cluster, tuple(shown), results[-1])
         if message is None and used is None and admission.denials:
             message = admission.denials[0].reason
         running = effective(policy, self.cluster, self.isvc, used, named)
@@ -345,6 +345,12 @@ class Chooser(Protocol):
         """The named runtime's own check (`assess` with `named`)."""
         ...
 
+    def admission(
+        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str
+    ) -> Admission:
+        """The admission verdict, given what selection shows (`admission.admit`)."""
+        ...
+
 
 @attrs.frozen(eq=False)
 class Exhaustive:
@@ -374,6 +380,11 @@ class Exhaustive:
     def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
         return assess(ctx, runtime, named=True, view=view)
 
+    def admission(
+        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str
+    ) -> Admission:
+        return admit(self.policy, isvc, cluster, selection=selection, result=result)
+
 
 def select(
     policy: Policy, cluster: Cluster, isvc: Manifest, chooser: Chooser | None = None
@@ -388,6 +399,7 @@ def select(
         policy=policy,
         cluster=cluster,
         isvc=isvc,
+        chooser=chooser,
         when=when_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
         values={
             "model": ref.name if isinstance(ref, ModelRef) else "",
