@@ -399,6 +399,58 @@ def test_a_malformed_isvc_is_left_out_and_found(tmp_path):
     assert junit.count("<testcase ") == 6
 
 
+def test_a_file_that_is_not_yaml_is_one_finding_and_the_rest_is_audited(tmp_path):
+    """A syntax error, a tag modetable does not read, bytes that are not UTF-8:
+    each file one finding where reading stopped, the other files audited."""
+    fleet = tmp_path / "fleet"
+    write(fleet, "fleet.yaml", yaml.safe_dump_all(fleet_documents(), sort_keys=False))
+    write(fleet, "a-broken.yaml", "kind: ClusterServingRuntime\nspec: [1,\n")
+    write(fleet, "b-tagged.yml", "site_name: x\nformat: !!python/name:os.getcwd\n")
+    (fleet / "c-latin1.yaml").write_bytes(b"kind: InferenceService\nmetadata: {name: caf\xe9}\n")
+    run = run_cli("audit", str(fleet), "-o", "json")
+    assert run.code == 1, run.err
+    document = run.json()
+    assert [i["isvc"] for i in document["items"]] == ["a/native", "a/pinned", "b/lost", "b/routed"]
+    nothing = {"kind": None, "namespace": None, "name": None}
+    assert [
+        (f["id"], f["severity"], f["location"], f["object"], f["message"])
+        for f in document["manifest_findings"]
+    ] == [
+        (
+            "manifest/invalid",
+            "error",
+            {"file": str(fleet / "a-broken.yaml"), "line": 3, "col": 1},
+            nothing,
+            "invalid YAML: did not find expected node content",
+        ),
+        (
+            "manifest/invalid",
+            "error",
+            {"file": str(fleet / "b-tagged.yml"), "line": 2, "col": 9},
+            nothing,
+            "the YAML tag !!python/name:os.getcwd is not supported: modetable reads only "
+            "mappings, lists, strings, numbers, booleans and null",
+        ),
+        (
+            "manifest/invalid",
+            "error",
+            {"file": str(fleet / "c-latin1.yaml"), "line": 2, "col": 21},
+            nothing,
+            "not UTF-8: byte 0xe9 cannot be decoded",
+        ),
+    ]
+    # The commands that answer about one object still refuse the tree.
+    select = run_cli("select", "--isvc", "a/native", str(fleet))
+    assert select.code == 2
+    assert select.err.splitlines()[-1] == (
+        f"modetable: error: {fleet / 'a-broken.yaml'}:3:1: invalid YAML: "
+        "did not find expected node content"
+    )
+    # Under --within, a broken file outside the files given is not reported.
+    within = run_cli("audit", "--within", str(fleet), str(fleet / "fleet.yaml"), "-o", "json")
+    assert within.json()["manifest_findings"] == []
+
+
 # OME's docs, troubleshooting the webhook's denial of a model with no format.
 MODEL_FORMAT_HINT = (
     "Wait for the model to become `Ready`: OME fills in its format when the model agent "

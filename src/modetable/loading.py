@@ -50,14 +50,15 @@ def load_paths(
 ) -> Cluster:
     """The objects of files and folders (read recursively); `-` reads `stdin`
     (the process's standard input when None). With `rejected`, an object that
-    does not read is left out and recorded there; a file that is not YAML
+    does not read is left out and recorded there, and so is a file that is not
+    YAML (none of its objects read); a limit or a file that cannot be read
     still stops the load."""
     inputs = [os.fspath(p) for p in paths]
     if not inputs:
         raise ModetableError("no manifests given (pass files, folders or -)")
     # One budget of alias nodes for all the files (the command's, when in one).
     with one_run():
-        return _checked(policy, read_documents(inputs, stdin), warn, rejected)
+        return _checked(policy, read_documents(inputs, stdin, rejected), warn, rejected)
 
 
 def load_objects(

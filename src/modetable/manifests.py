@@ -446,13 +446,23 @@ def _inputs(arguments: Iterable[str]) -> Iterator[tuple[str, Path | None, bool]]
             yield str(path), path, explicit
 
 
+# Errors about a file's text that leave the other files readable: with a
+# `rejected` list, such a file is recorded there and the read goes on. A limit
+# (the run's alias budget is shared) or a file that cannot be read still stops it.
+_FILE_STOPS = frozenset({ErrorCode.OVER_LIMIT, ErrorCode.CANNOT_READ})
+
+
 def read_documents(
-    arguments: Iterable[str], stdin: BinaryIO | None = None
+    arguments: Iterable[str],
+    stdin: BinaryIO | None = None,
+    rejected: list[Rejected] | None = None,
 ) -> Iterator[tuple[Any, Location]]:
     """The YAML documents of every input: files, folders (recursively) and `-`.
 
     Files are read one at a time; an empty file is an error when named, and
-    skipped when found in a folder.
+    skipped when found in a folder. With `rejected`, a file that is not YAML
+    (or not UTF-8) is recorded there, none of its documents given, and the
+    others are read.
     """
     for file_name, path, explicit in _inputs(arguments):
         if path is None:
@@ -460,13 +470,19 @@ def read_documents(
             data = read_limited(stream, file_name)
         else:
             data = read_bytes(path)
-        text = decode(data, file_name)
-        del data
-        # JSON (`kubectl get -o json`) is read by the json module when that gives
-        # exactly what yamlio would (jsonio.py); anything else by yamlio.
-        documents = load_json(text, file_name)
-        if documents is None:
-            documents = load_documents(text, file_name)
+        try:
+            text = decode(data, file_name)
+            del data
+            # JSON (`kubectl get -o json`) is read by the json module when that
+            # gives exactly what yamlio would (jsonio.py); anything else by yamlio.
+            documents = load_json(text, file_name)
+            if documents is None:
+                documents = load_documents(text, file_name)
+        except ModetableError as exc:
+            if rejected is None or exc.code in _FILE_STOPS:
+                raise
+            rejected.append(Rejected(exc))
+            continue
         del text
         if not documents and explicit:
             raise ModetableError("holds no YAML document", Location(file_name))

@@ -159,8 +159,8 @@ def load_cluster_leniently(
     policy: Policy, manifests: list[str], io: Io
 ) -> tuple[Cluster, list[Rejected]]:
     """As `load_cluster`, but an object that does not read (the API server would
-    refuse it) is left out and returned, so the audit goes on with the rest; a
-    file that is not YAML still stops it."""
+    refuse it), or a file that is not YAML, is left out and returned, so the
+    audit goes on with the rest."""
     from modetable.loading import load_paths
 
     stdin = _stdin_bytes(io) if "-" in manifests else None
