@@ -17,6 +17,7 @@ from conftest import CATALOG, RULES, need, run_cli, write
 from junitparser import Failure, JUnitXml
 from test_audit import fleet_documents
 
+from modetable import __version__
 from modetable.audit.findings import described
 
 SARIF_SCHEMA = Path(__file__).with_name("sarif-schema-2.1.0.json")
@@ -153,6 +154,41 @@ def test_rules_check_junit_is_one_case_per_finding(tmp_path):
     suite, cases = _cases(run.out, tmp_path)
     assert len(cases) == len(listed) == suite.failures >= 1
     assert [c.classname for c in cases] == [f["code"] for f in listed]
+
+
+def test_rules_check_junit_of_a_clean_file_is_its_example_runs_passing(tmp_path):
+    """A report with no test case fails some CI servers' JUnit steps (Jenkins'
+    by default): each example run that passed is a passing case."""
+    run = run_cli("rules", "check", str(RULES), "-o", "junit")
+    assert run.code == 0
+    examples = run_cli("rules", "check", str(RULES), "-o", "json").json()["examples"]
+    suite, cases = _cases(run.out, tmp_path)
+    assert suite.tests == len(cases) == examples["runs"] == examples["passed"] > 0
+    assert suite.failures == 0
+    assert {c.classname for c in cases} == {"example"}
+    assert all(c.result == [] for c in cases)
+    assert cases[0].name == "matching[0] requested=none, declared=MultiNode (v1.2.2)"
+    assert {p.name: p.value for p in suite.properties()} == {
+        "modetable": __version__,
+        "rules.path": str(RULES),
+    }
+    # An example that fails is a failing case (its EXAMPLE finding); the others pass.
+    text = RULES.read_text()
+    wrong = text.replace(
+        "    - requested: none\n      declared: MultiNode\n      outcome: pass\n",
+        "    - requested: none\n      declared: MultiNode\n      outcome: reject\n",
+        1,
+    )
+    assert wrong != text
+    edited = write(tmp_path, "modes.yaml", wrong)
+    run = run_cli("rules", "check", str(edited), "-o", "junit")
+    assert run.code == 1
+    document = run_cli("rules", "check", str(edited), "-o", "json").json()
+    suite, cases = _cases(run.out, tmp_path)
+    failing = [c for c in cases if c.result]
+    assert [c.classname for c in failing] == ["EXAMPLE"]
+    assert [f["code"] for f in document["findings"]] == ["EXAMPLE"]
+    assert len(cases) == 1 + document["examples"]["passed"]
 
 
 # --- sarif -----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from modetable.shown import escape
 
 if TYPE_CHECKING:
     from modetable.authoring.diff import Side
+    from modetable.authoring.examples import ExampleRun
     from modetable.rules.find import RulesPath
 
 __all__ = ["EXAMPLES", "EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "problem_json", "run"]
@@ -103,6 +104,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 # --- check ----------------------------------------------------------------------
 
+# JUnit's classname of an example run that passed (a failing one is an EXAMPLE finding).
+_EXAMPLE_GROUP = "example"
+
 
 def _check(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump, line
@@ -113,7 +117,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     file = located.path
     text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
     found: list[Problem] = []
-    runs: list[dict[str, Any]] = []
+    runs: list[ExampleRun] = []
     try:
         rules, document = parse_rules(text, str(file))
     except ModetableError as exc:
@@ -126,7 +130,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     findings = [problem_json(problem) for problem in found]
     errors = sum(f["severity"] == "error" for f in findings)
     warnings = len(findings) - errors
-    passed = sum(r["passed"] for r in runs)
+    passed = sum(r.passed for r in runs)
     data = {
         "file": escape(str(file)),
         "findings": findings,
@@ -143,7 +147,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     if args.output in CI_FORMATS:
         from modetable.reports import write
 
-        write(args.output, _report(file, found, summary, args.strict), io.stdout)
+        write(args.output, _report(file, found, runs, summary, args.strict), io.stdout)
     elif args.output != "table":
         dump(data, args.output, io.stdout)
     else:
@@ -157,27 +161,16 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     return EXIT_NEGATIVE if failed else EXIT_OK
 
 
-def _analyse(ruleset: RuleSet) -> tuple[list[Problem], list[dict[str, Any]]]:
+def _analyse(ruleset: RuleSet) -> tuple[list[Problem], list[ExampleRun]]:
     """The analysis's findings and the examples' runs (a failing example is a finding)."""
     from modetable.authoring.analysis import analyse, finding
     from modetable.authoring.examples import run_examples
 
     found = analyse(ruleset)
-    runs: list[dict[str, Any]] = []
+    runs = list(run_examples(ruleset))
     # One finding per example and failure, with every version it fails in.
     failed: dict[tuple[Location, str], list[str]] = {}
-    for run in run_examples(ruleset):
-        runs.append(
-            {
-                "section": run.section,
-                "index": run.index,
-                "version": run.version,
-                "case": run.case,
-                "passed": run.passed,
-                "failure": run.failure,
-                "at": str(run.location),
-            }
-        )
+    for run in runs:
         if not run.passed:
             versions = failed.setdefault((run.location, f"{run.case}: {run.failure}"), [])
             if run.version:
@@ -189,8 +182,12 @@ def _analyse(ruleset: RuleSet) -> tuple[list[Problem], list[dict[str, Any]]]:
     return found, runs
 
 
-def _report(file: Path, found: list[Problem], summary: str, strict: bool) -> Any:
-    """`rules check` for CI: each finding its own subject (a JUnit test case)."""
+def _report(
+    file: Path, found: list[Problem], runs: list[ExampleRun], summary: str, strict: bool
+) -> Any:
+    """`rules check` for CI: each finding its own subject (a JUnit test case), and
+    each example run that passed one with nothing found, so that a clean file
+    is a report of passing tests, not an empty one (which some CI servers fail)."""
     from modetable import __version__
     from modetable.audit.findings import Finding, ObjectRef
     from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS
@@ -204,6 +201,12 @@ def _report(file: Path, found: list[Problem], summary: str, strict: bool) -> Any
         code = str(problem.code)
         finding = Finding(problem.severity, code, problem.message + versions, where, nothing)
         subjects.append(Subject(f"{code} at {where}", code, where, (finding,)))
+    for run in runs:
+        if run.passed:
+            name = f"{run.section}[{run.index}] {run.case}" + (
+                f" ({run.version})" if run.version else ""
+            )
+            subjects.append(Subject(name, _EXAMPLE_GROUP, run.location, ()))
     rules = [
         Rule(code, text, "warning" if code in WARNINGS else "error")
         for code, text in DESCRIPTIONS.items()
@@ -219,6 +222,7 @@ def _report(file: Path, found: list[Problem], summary: str, strict: bool) -> Any
         summary=summary,
         fail_on="warning" if strict else "error",
         version=__version__,
+        rules_used={"path": str(file), "version": None},
     )
 
 
