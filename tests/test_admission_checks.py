@@ -144,6 +144,7 @@ PIN_AUTO_SYNC = (
     "spec.runtime.revision requires spec.runtime.autoSync=false; AutoSync=true would silently "
     "ignore the pin"
 )
+OWN_IMAGE = {"runner": {"image": "own:1"}}
 LEAN_IMAGES = {"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": "b"}}}
 
 CASES = [
@@ -442,6 +443,47 @@ CASES = [
         "runtime gone does not support model raw: invalid model specification: "
         "modelFormat.name: model format name is required",
         extra=(model_doc("raw", modelFramework={"name": "transformers"}),),
+    ),
+    # The model is looked up only when the webhook resolves the runtime: with
+    # an engine, and a runtime named or no runner image of its own.
+    Case(
+        "disabled-model",
+        {"model": {"name": "off"}},
+        "runtime-resolution",
+        "model off is disabled",
+        extra=(model_doc("off", disabled=True, **llama_model_spec()),),
+    ),
+    Case(
+        "disabled-model-named-runtime-own-image",
+        {"model": {"name": "off"}, "runtime": {"name": "rt"}, "engine": OWN_IMAGE},
+        "runtime-resolution",
+        "model off is disabled",
+        extra=(model_doc("off", disabled=True, **llama_model_spec()),),
+    ),
+    Case(
+        "disabled-model-own-image-is-admitted",
+        {"model": {"name": "off"}, "engine": OWN_IMAGE},
+        None,
+        extra=(model_doc("off", disabled=True, **llama_model_spec()),),
+    ),
+    Case(
+        "sharded-model",
+        {"model": {"name": "sh"}},
+        "runtime-resolution",
+        "no model cache provider is configured for sharded model loading",
+        extra=(model_doc("sh", distribution="Sharded", **llama_model_spec()),),
+    ),
+    Case(
+        "sharded-model-own-image-is-admitted",
+        {"model": {"name": "sh"}, "engine": OWN_IMAGE},
+        None,
+        extra=(model_doc("sh", distribution="Sharded", **llama_model_spec()),),
+    ),
+    Case(
+        "sharded-model-without-engine-is-admitted",
+        {"model": {"name": "sh"}, "engine": None, "router": {}},
+        None,
+        extra=(model_doc("sh", distribution="Sharded", **llama_model_spec()),),
     ),
     Case(
         "runtime-only-missing-is-admitted",

@@ -775,6 +775,7 @@ RankKey = Literal["namespace_first", "score", "size_distance", "name"]
 Emit = Literal["warning", "denial", "event", "condition"]
 EffectWhen = Literal[
     "webhook_selects",
+    "webhook_resolves",
     "has_engine",
     "auto_sync",
     "pinned",

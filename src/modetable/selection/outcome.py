@@ -193,6 +193,9 @@ def when_conditions(
     kind_scope = _scope_of(policy, request.kind) if request else None
     return {
         "webhook_selects": has_engine and not own_image,
+        # The webhook looks the model and runtime up only then (OME's
+        # validateRuntimeAndModelResolution): a runtime named, or no image.
+        "webhook_resolves": has_engine and (request is not None or not own_image),
         "has_engine": has_engine,
         "auto_sync": request is None or request.auto_sync,
         "pinned": request is not None and not request.auto_sync,
