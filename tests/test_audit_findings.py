@@ -534,3 +534,66 @@ def test_every_audit_format_shows_the_hint(unread, output, shown, times):
     run = run_cli("audit", str(unread), "-o", output)
     assert run.code == 1, run.err
     assert run.out.count(shown) == times, run.out
+
+
+def test_an_admission_left_undecided_is_not_ok(tmp_path):
+    """Allowed only as far as modetable can tell: each reason a check is left
+    undecided is a finding (a run of checks undecided for one reason is one),
+    so the audit does not call the InferenceService ok."""
+    documents = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("rt", supportedModelFormats=[format_entry()]),
+        isvc_doc(
+            "svc",
+            "a",
+            engine={},
+            deploymentMode="OMENative",
+            rollout={
+                "groups": [
+                    {"components": ["engine"], "policyRef": {"name": "p"}},
+                ]
+            },
+        ),
+        isvc_doc(
+            "inline",
+            "a",
+            engine={},
+            deploymentMode="OMENative",
+            rollout={"groups": [{"components": ["engine"], "blueGreen": {}}]},
+        ),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    run = run_cli("audit", str(path), "-o", "json")
+    assert run.code == 0
+    items = _by_ref(run.json())
+    later = (
+        "rollout-canary, rollout-coordination, rollout-budgets, rollout-ratio-tolerance, "
+        "rollout-zero-budget, rollout-soak, rollout-ratio-tolerance-high, rollout-ordering"
+    )
+    assert [(f["severity"], f["id"], f["message"]) for f in items["a/svc"]["findings"]] == [
+        (
+            "warning",
+            "not_checked/rollout-policy-refs",
+            "Not checked: rollout-policy-refs: a rollout group has a policyRef: the webhook "
+            "denies it (RolloutPolicyRefUnsupported) unless the cluster has the RolloutPolicy "
+            "feature, which is off by default and not decided here",
+        ),
+        (
+            "info",
+            "not_checked/rollout-canary",
+            f"Not checked: {later}: a rollout group has a policyRef: whether the webhook gets "
+            "this far depends on the cluster's RolloutPolicy feature, which is not decided here",
+        ),
+    ]
+    assert [(f["severity"], f["id"], f["message"]) for f in items["a/inline"]["findings"]] == [
+        (
+            "info",
+            "not_checked/rollout-plan-size",
+            "Not checked: rollout-plan-size: a rollout group has an inline progression: its "
+            "size is checked against the operator's rollout.maxPinnedPlanBytes, which is not "
+            "decided here",
+        ),
+    ]
+    assert run.json()["summary"]["ok"] == 0
+    failing = run_cli("audit", str(path), "--fail-on", "warning")
+    assert failing.code == 1

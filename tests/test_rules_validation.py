@@ -124,3 +124,20 @@ def test_a_source_with_a_path_and_present_paths_is_refused(tmp_path):
     assert load_errors(path) == [
         "52:7: [incomplete-rule] a source has a path or present paths, not both"
     ]
+
+
+def test_a_check_that_can_be_left_undecided_needs_its_not_checked_finding(tmp_path):
+    text = RULES.read_text()
+    entry = (
+        "    rollout-plan-size:\n"
+        "      severity: info\n"
+        "      description: An inline rollout progression is checked against the operator's "
+        "plan-size cap, which modetable cannot see.\n"
+    )
+    assert text.count(entry) == 1
+    path = tmp_path / "modes.yaml"
+    path.write_text(text.replace(entry, ""))
+    [error] = load_errors(path)
+    assert re.fullmatch(
+        r"\d+:\d+: \[[a-z-]+\] findings\.not_checked has no entry for rollout-plan-size", error
+    ), error

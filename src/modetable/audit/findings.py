@@ -45,6 +45,7 @@ __all__ = [
 SEVERITIES = ("error", "warning", "info")
 # The groups of `findings` (rules/model.py Findings), as a finding's id begins.
 _ADMISSION = "admission"
+_NOT_CHECKED = "not_checked"
 _OUTCOME = "outcome"
 _CHECK = "check"
 _RUN_FAILURE = "run_failure"
@@ -241,6 +242,10 @@ def outcome_findings(
     for text, check in zip(admission.warnings, admission.warning_checks, strict=True):
         if check not in selection_checks:
             found.append(_make(policy, _ADMISSION, check, text, isvc.location, here))
+    for checks, why in _undecided_runs(admission.not_checked):
+        if checks[0] in rules.not_checked:  # rules without the group grade none
+            message = policy.message("admission_not_checked", check=", ".join(checks), why=why)
+            found.append(_make(policy, _NOT_CHECKED, checks[0], message, isvc.location, here))
     if outcome.result in rules.outcome and not covered:
         cause = outcome.cause
         found.append(
@@ -293,6 +298,18 @@ def outcome_findings(
             )
         )
     return tuple(found)
+
+
+def _undecided_runs(not_checked: Sequence[Any]) -> list[tuple[list[str], str]]:
+    """The checks left undecided, a run of them undecided for the same reason
+    together (the rollout checks after a policyRef): (check ids, why)."""
+    runs: list[tuple[list[str], str]] = []
+    for entry in not_checked:
+        if runs and runs[-1][1] == entry.why:
+            runs[-1][0].append(entry.check)
+        else:
+            runs.append(([entry.check], entry.why))
+    return runs
 
 
 def deprecated(policy: Policy, name: str | None) -> bool:

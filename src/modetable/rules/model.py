@@ -1140,6 +1140,11 @@ class Findings:
     rule's id comes from; a finding's id is `GROUP/KEY`."""
 
     admission: dict[Annotated[str, Ref("admission check")], FindingKind]
+    # An admission check left undecided (its `undecided`): the verdict is
+    # "allowed" only as far as modetable can tell.
+    not_checked: dict[Annotated[str, Ref("admission check")], FindingKind] = attrs.field(
+        factory=dict, kw_only=True
+    )
     outcome: dict[Annotated[str, Ref("selection outcome")], FindingKind]
     check: dict[Annotated[str, Ref("selection check")], FindingKind]
     run_failure: dict[Annotated[str, Ref("run failure")], FindingKind]

@@ -482,6 +482,8 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
         "admission": [
             i.get("id") for i in _items(value, "admission") if i.get("check") != "selection"
         ],
+        # A check that can be left undecided says so in the audit too.
+        "not_checked": [i.get("id") for i in _items(value, "admission") if "undecided" in i],
         "outcome": [
             o for o in outcomes if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS)
         ],
