@@ -1596,8 +1596,10 @@ def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):
 
 SCOPE = (
     "Allowed by the {n} checks modetable runs; not modelled: the webhook's checks of the "
-    "name, autoscalers, PodDisruptionBudgets, placement, traffic, lifecycle and ready policy, "
-    "overlays and PVCs, and its UPDATE-only rules"
+    "name, autoscalers and scaling policy, PodDisruptionBudgets, placement, traffic, lifecycle "
+    "and ready policy, migration requests, replica references, overlays and PVCs, and its "
+    "UPDATE-only rules; the API server's schema beyond spec.deploymentMode and spec.model.name; "
+    "the mutating defaulter"
 )
 
 
