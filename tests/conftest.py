@@ -23,6 +23,7 @@ RULES = ROOT / "rules" / "modes.yaml"
 ADMISSION_V13 = (
     "service-mode-values",
     "model-name-required",
+    "runtime-name-required",
     "decoder-requires-engine",
     "leader-worker-pairing",
     "lean-multi-pod-runner",

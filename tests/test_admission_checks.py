@@ -512,6 +512,34 @@ def test_each_check_in_v13(tmp_path, case):
     assert admission_everywhere(tmp_path, docs, "v1.3") == _denied(case)
 
 
+V122 = ("model-name-required", "runtime-name-required", "model-required", "runtime-resolution")
+
+
+@pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
+@pytest.mark.parametrize("runtime", [{}, {"kind": "ServingRuntime"}, {"name": None}])
+def test_a_runtime_without_a_name_is_refused_by_the_schema(tmp_path, version, runtime):
+    """ServingRuntimeRef's name is required, as ModelRef's is: the API server
+    refuses the object before the webhook runs."""
+    checks = V13 if version == "v1.3" else V122
+    verdict = admission_everywhere(tmp_path, [isvc({"runtime": runtime}), *cluster_docs()], version)
+    assert verdict == {
+        "allowed": False,
+        "message": 'The InferenceService "svc" is invalid: spec.runtime.name: Required value',
+        "warnings": [],
+        "denied_by": "runtime-name-required",
+        "warning_checks": [],
+        "checked": list(checks[: checks.index("runtime-name-required") + 1]),
+        "not_checked": [],
+    }
+
+
+def test_an_empty_runtime_name_passes_the_schema_and_names_no_runtime(tmp_path):
+    docs = [isvc({"runtime": {"name": ""}}), *cluster_docs()]
+    assert admission_everywhere(tmp_path, docs, "v1.3") == _denied(
+        Case("empty-runtime-name", {}, None, warnings=(("runtime-resolution", PICKED),))
+    )
+
+
 # In v1.2.2 none of these checks was there: what was allowed stays allowed.
 V122_ALLOWED = [c for c in CASES if c.denied_by not in ("model-exists", "runtime-resolution")]
 

@@ -32,6 +32,7 @@ def test_the_shipped_checks_in_order(v13, v122):
     assert tuple(r.id for r in v13.admission) == V13
     assert tuple(r.id for r in v122.admission) == (
         "model-name-required",
+        "runtime-name-required",
         "model-required",
         "runtime-resolution",
     )
@@ -116,5 +117,10 @@ def test_without_selection_its_checks_are_neither_run_nor_noted(v13):
 
 def test_v122_runs_the_checks_it_had(v122):
     admission = _picked(v122).admission
-    assert admission.checked == ("model-name-required", "model-required", "runtime-resolution")
+    assert admission.checked == (
+        "model-name-required",
+        "runtime-name-required",
+        "model-required",
+        "runtime-resolution",
+    )
     assert admission.warning_checks == ("runtime-resolution",)

@@ -197,6 +197,7 @@ def test_admit_json_and_exit_codes(tmp_path):
             "checked": [
                 "service-mode-values",
                 "model-name-required",
+                "runtime-name-required",
                 "decoder-requires-engine",
                 "leader-worker-pairing",
                 "lean-multi-pod-runner",
@@ -216,7 +217,12 @@ def test_admit_json_and_exit_codes(tmp_path):
             "warnings": [],
             "denied_by": None,
             "warning_checks": [],
-            "checked": ["model-name-required", "model-required", "runtime-resolution"],
+            "checked": [
+                "model-name-required",
+                "runtime-name-required",
+                "model-required",
+                "runtime-resolution",
+            ],
             "not_checked": [],
         },
         "version": "v1.2.3",
