@@ -226,6 +226,20 @@ def test_a_list_and_empty_documents(policy):
     )
 
 
+def test_one_dict_alone_is_one_object(policy):
+    """What `json.load` gives for a `kubectl get -o json` dump: one List, not
+    an iterable of objects (iterating it would give its keys)."""
+    listed = {
+        "apiVersion": "v1",
+        "kind": "List",
+        "items": [model_doc("m"), runtime_doc("rt"), isvc_doc("svc", "ns")],
+    }
+    cluster = modetable.Cluster.from_objects(listed, rules=policy)
+    assert (cluster.isvcs, cluster.runtimes, cluster.models) == (("ns/svc",), ("rt",), ("m",))
+    alone = modetable.Cluster.from_objects(isvc_doc("svc", "ns"), rules=policy)
+    assert alone.isvcs == ("ns/svc",)
+
+
 def _refused(policy, objects) -> modetable.ModetableError:
     with pytest.raises(modetable.ModetableError) as raised:
         modetable.Cluster.from_objects(objects, rules=policy)
@@ -411,6 +425,10 @@ def test_wrong_types_are_type_errors(policy, examples):
         modetable.select(policy, examples, 3)
     with pytest.raises(TypeError, match=re.escape("rules must be a modetable.Rules or Policy")):
         modetable.Cluster.from_paths(EXAMPLES, rules=RULES)
+    for wrong, named in (('{"kind": "List"}', "str"), (None, "NoneType"), (3, "int")):
+        expected = f"objects must be an iterable of objects (dicts), got {named}"
+        with pytest.raises(TypeError, match=re.escape(expected)):
+            modetable.Cluster.from_objects(wrong, rules=policy)
 
 
 def test_a_cluster_read_with_other_rules_is_refused(tmp_path, policy, examples):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -68,11 +68,19 @@ class Cluster:
     ) -> Cluster:
         """Objects already in memory: dicts as `json.load`, `yaml.safe_load_all`
         or the Kubernetes client's custom-objects API give them (a `List`'s
-        items one by one; None, an empty YAML document, skipped). The same
+        items one by one; None, an empty YAML document, skipped). One dict
+        alone (`json.load` of a `kubectl get -o json` dump) is one object. The same
         checks and limits as for files; an error names the object by kind,
         namespace and name, where it stood (`objects[3]`), and the field
         (`Location.field`). `rules` and `lenient` as for `from_paths`."""
         policy = _checking_policy(rules)
+        if isinstance(objects, Mapping):
+            # Iterating a dict would give its keys: one object was meant.
+            objects = (objects,)
+        elif isinstance(objects, str | bytes | bytearray) or not isinstance(objects, Iterable):
+            raise TypeError(
+                f"objects must be an iterable of objects (dicts), got {type(objects).__name__}"
+            )
         pairs = ((f"objects[{index}]", obj) for index, obj in enumerate(objects))
         return _read(
             policy,
