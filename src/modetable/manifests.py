@@ -374,7 +374,9 @@ def _parse_object(
 
 def _folder_files(folder: str) -> list[Path]:
     """A folder's YAML files, recursively, folders linked into it included: each
-    folder is read once, so a link to a folder above it cannot loop."""
+    folder is read once, so a link to a folder above it cannot loop. Every
+    other entry with a YAML suffix is read as if named (as kubectl does): a
+    broken link or a link loop is an error, never skipped in silence."""
     seen: set[tuple[int, int]] = set()
     found: list[Path] = []
 
@@ -394,7 +396,7 @@ def _folder_files(folder: str) -> list[Path]:
         folders.sort()
         for name in files:
             path = Path(root, name)
-            if path.suffix in YAML_SUFFIXES and path.is_file():
+            if path.suffix in YAML_SUFFIXES:
                 found.append(path)
     return sorted(found)
 
