@@ -152,6 +152,30 @@ def test_the_budget_is_the_runs_across_files(tmp_path, monkeypatch):
     )
 
 
+def test_merge_keys_spend_the_runs_budget_across_files(tmp_path, monkeypatch):
+    """Merge keys copy an alias's pairs into each mapping: they spend the run's
+    budget too, or many files could each build up to the node limit (12 files
+    of 33 KB took half a minute). Each file within the budget, the two together
+    past it: the second is refused at the mapping that passes it."""
+    keys = "{" + ", ".join(f"k{i}: {i}" for i in range(100)) + "}"
+    merges = "\n".join(f"  m{j}: {{<<: *base}}" for j in range(100))
+    for n in range(2):
+        write(tmp_path, f"merge-{n}.yaml", f"kind: ConfigMap\nbase: &base {keys}\nx:\n{merges}\n")
+    write(tmp_path, "svc.yaml", yaml.safe_dump(isvc_doc("svc")))
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", 15_000)  # 100 * 100 pairs a file
+    alone = run_cli(
+        "match", "--isvc", "svc", *(str(tmp_path / f) for f in ("merge-0.yaml", "svc.yaml"))
+    )
+    assert (alone.code, alone.err) == (1, "")
+    run = run_cli("match", "--isvc", "svc", str(tmp_path))
+    assert (run.code, run.out, run.err) == (
+        2,
+        "",
+        f"modetable: error: {tmp_path}/merge-1.yaml:55:8: YAML aliases add more than 15000 "
+        "nodes in all inputs together (aliases repeated too often)\n",
+    )
+
+
 def test_merge_keys_within_the_limits_still_work():
     text = "base: &b {x: 1, y: 2}\nkind: InferenceService\nover: {<<: *b, y: 3}\n"
     [(document, _)] = load_documents(text, "f.yaml")

@@ -197,6 +197,7 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
     file_name = "<input>"
     built = 0
     depth = 0
+    budget: AliasBudget  # the run's: merge keys (`<<`) spend it as aliases do
 
     def _refuse(
         self, message: str, node: yaml.Node, code: str = ErrorCode.BAD_INPUT
@@ -263,7 +264,13 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         mapping._positions = positions
         yield mapping
         self._check_duplicates(node)
+        written = len(node.value)
         self.flatten_mapping(node)
+        if len(node.value) > written:
+            # The pairs merge keys copied in: an alias's expansion by another
+            # name, charged to the run's budget so that many files cannot each
+            # build up to the node limit.
+            self.budget.charge(len(node.value) - written, Location(self.file_name, *_mark(node)))
         self._charge(len(node.value) + 1, node)
         self._deeper(node)
         try:
@@ -554,6 +561,7 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
     aliased = "*" in text
     loader = _PositionLoader(text)
     loader.file_name = file_name
+    loader.budget = budget
     documents: list[tuple[Any, Location]] = []
     try:
         while loader.check_node():
