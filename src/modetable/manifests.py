@@ -292,8 +292,8 @@ def _other_group(
     obj: Any, kinds: dict[str, tuple[str, str]], groups: tuple[str, ...]
 ) -> str | None:
     """The API group of an object of a kind the rules name, when the rules do not
-    read that group (None otherwise). An object without an apiVersion string is
-    read: the kind is all modetable has to go by."""
+    read that group (None otherwise). An object without an apiVersion is read:
+    the kind is all modetable has to go by (one of another type is refused)."""
     if not groups or not isinstance(obj, dict):
         return None
     kind = obj.get("kind")
@@ -345,6 +345,13 @@ def _parse_object(
         )
     if kind not in kinds:
         return None
+    version = obj.get("apiVersion")
+    if version is not None and not isinstance(version, str):
+        # The API server refuses it; read by its kind, it would pass for OME's.
+        raise ModetableError(
+            f"apiVersion must be a string, got {describe(version)}",
+            where(obj, "apiVersion", location),
+        )
     scope = kinds[kind][1]
     metadata = obj.get("metadata")
     if not isinstance(metadata, dict):
