@@ -367,6 +367,10 @@ def _strict_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
+# The outputs people read, in a terminal or a CI log (JSON and YAML escape their own).
+READ_BY_PEOPLE = ("table", "github", "markdown")
+
+
 def check_printable(argv: list[str], run) -> None:
     """Nothing the inputs hold reaches the terminal raw: every output encodes as
     UTF-8 (a file name that is not UTF-8 is escaped), and messages and tables
@@ -374,7 +378,7 @@ def check_printable(argv: list[str], run) -> None:
     run.out.encode("utf-8")
     run.err.encode("utf-8")
     texts = [run.err]
-    if argv[argv.index("-o") + 1] == "table":
+    if argv[argv.index("-o") + 1] in READ_BY_PEOPLE:
         texts.append(run.out)
     for text in texts:
         raw = {c for c in text if not c.isprintable() and c != "\n"}
@@ -397,7 +401,7 @@ def check_outcome(argv: list[str], run) -> None:
         return
     command = next(a for a in argv if a in COMMANDS)
     fmt = argv[argv.index("-o") + 1]
-    if fmt == "table":
+    if fmt in READ_BY_PEOPLE:
         assert run.out == "" or run.out.endswith("\n")  # no table: `explain` with no runtimes
         return
     data = _strict_json(run.out) if fmt == "json" else yaml.safe_load(run.out)
@@ -495,12 +499,13 @@ def test_valid_text_with_one_change_gets_an_answer_or_one_line(documents, argv, 
 
 
 @FUZZ
-@given(documents=spoofed_examples(), argv=command_lines())
-def test_printed_values_that_spoof_are_shown_escaped(documents, argv):
-    """Tables and lines (the checks look at them, not at JSON or YAML) print what
-    the inputs hold escaped."""
+@given(documents=spoofed_examples(), argv=command_lines(), fmt=st.sampled_from(READ_BY_PEOPLE))
+def test_printed_values_that_spoof_are_shown_escaped(documents, argv, fmt):
+    """Tables and lines, and the audit's GitHub annotations and Markdown (the
+    checks look at them, not at JSON or YAML), print what the inputs hold escaped."""
     text = yaml.safe_dump_all(documents, sort_keys=False, allow_unicode=True)
-    argv[argv.index("-o") + 1] = "table"
+    audit = "audit" in argv and "--from" not in argv
+    argv[argv.index("-o") + 1] = fmt if audit else "table"
     check_outcome(argv, run_cli(*argv, stdin=text))
 
 

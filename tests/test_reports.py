@@ -91,13 +91,15 @@ def test_github_escapes_what_would_end_a_command():
     finding = Finding(
         "error",
         "manifest/invalid",
-        "100% bad:\nsecond",
+        "100% bad:\nsecond \x1b[2J",
         Location("a,b:c.yaml", 3, 1),
         ObjectRef(None, None, None),
     )
+    # A newline or a terminal escape from a manifest is shown escaped, as in
+    # every output people read: it neither splits the annotation nor acts.
     assert command(finding) == (
         "::error file=a%2Cb%3Ac.yaml,line=3,col=1,title=modetable manifest/invalid::"
-        "100%25 bad:%0Asecond"
+        "100%25 bad:\\nsecond \\x1b[2J"
     )
 
 

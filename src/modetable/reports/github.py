@@ -35,8 +35,10 @@ def command(finding: Finding) -> str:
     obj = finding.object
     subject = " ".join(p for p in (obj.kind, _ref(obj.namespace, obj.name)) if p)
     title = f"modetable {finding.id}" + (f" ({subject})" if subject else "")
-    properties.append(f"title={escape_property(title)}")
-    message = finding.message + (f" ({finding.hint})" if finding.hint else "")
+    properties.append(f"title={escape_property(escape(title))}")
+    # Values from manifests can hold terminal escapes the runner's log would
+    # act on: escaped, as every output people read shows them.
+    message = escape(finding.message + (f" ({finding.hint})" if finding.hint else ""))
     return f"::{_COMMANDS[finding.severity]} {','.join(properties)}::{escape_data(message)}"
 
 

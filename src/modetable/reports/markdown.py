@@ -6,6 +6,7 @@ from typing import TextIO
 
 from modetable.docs.markdown import code, table
 from modetable.reports import Report
+from modetable.shown import escape
 
 __all__ = ["HEADERS", "write"]
 
@@ -22,7 +23,9 @@ def write(report: Report, out: TextIO) -> None:
             what = " ".join(p for p in (obj.kind, ref) if p) or "-"
             message = finding.message + (f" ({finding.hint})" if finding.hint else "")
             where = code(str(finding.location))
-            rows.append([finding.severity, code(finding.id), subject.name, what, where, message])
+            # Escaped as every output people read shows values from manifests.
+            cells = (escape(subject.name), escape(what), where, escape(message))
+            rows.append([finding.severity, code(finding.id), *cells])
     if rows:
         out.write("\n" + table(HEADERS, rows))
     else:
