@@ -71,6 +71,17 @@ def test_a_string_that_is_no_version_is_an_error(text):
     assert str(caught.value) == f"{text!r} is not an OME version (write it like v1.3.1)"
 
 
+def test_a_long_or_spoofing_non_version_is_shown_shortened_and_escaped():
+    """A value of 5,000 characters is not echoed whole, nor a terminal escape raw."""
+    for text, shown in (
+        ("v1." + "9" * 5000, "'v1." + "9" * 34 + "...'"),
+        ("v1.\x1b[2J", "'v1.\\x1b[2J'"),
+    ):
+        with pytest.raises(ModetableError) as caught:
+            place(text, LINES)
+        assert str(caught.value) == f"{shown} is not an OME version (write it like v1.3.1)"
+
+
 def test_the_policy_keeps_the_release_asked_and_the_line_used():
     policy = load_ruleset(RULES).at("1.3.2")
     assert (policy.release, policy.version, policy.warning) == ("v1.3.2", "v1.3", None)

@@ -15,6 +15,7 @@ import attrs
 from packaging.version import InvalidVersion, Version
 
 from modetable.errors import ErrorCode, ModetableError
+from modetable.shown import quote
 
 __all__ = [
     "Placement",
@@ -97,7 +98,7 @@ def place(release: str, lines: Sequence[str]) -> Placement:
         wanted = _release(parse_version(release.strip()))
     except ValueError:
         raise ModetableError(
-            f"{release!r} is not an OME version (write it like v1.3.1)",
+            f"{quote(release)} is not an OME version (write it like v1.3.1)",
             code=ErrorCode.BAD_VERSION,
         ) from None
     ordered = sorted(lines, key=parse_version)

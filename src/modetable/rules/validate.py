@@ -40,6 +40,7 @@ from modetable.rules.model import (
     Source,
 )
 from modetable.rules.positions import PathPart
+from modetable.shown import quote
 from modetable.templates import placeholders
 from modetable.versions import parse_version
 
@@ -234,7 +235,7 @@ class _Walker:
             line = self.locate(first.path, key=first.key).line
             self.error(
                 ErrorCode.DUPLICATE_NAME,
-                f"{mark.kind} {name!r} is defined twice (first at line {line})",
+                f"{mark.kind} {quote(name)} is defined twice (first at line {line})",
                 path,
                 key=key,
             )
@@ -245,7 +246,7 @@ class _Walker:
             except ValueError:
                 self.error(
                     ErrorCode.BAD_VERSION,
-                    f'{name!r} is not a version (write it like "v1.3")',
+                    f'{quote(name)} is not a version (write it like "v1.3")',
                     path,
                     key=key,
                 )
