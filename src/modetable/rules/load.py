@@ -168,11 +168,17 @@ def _make_converter() -> cattrs.Converter:
 
     def literal_hook_factory(type_: Any) -> Any:
         choices = typing.get_args(type_)
+        words = all(isinstance(choice, str) for choice in choices)
 
         def hook(value: Any, _t: Any) -> Any:
-            if value not in choices or not isinstance(value, str):
+            # A word is a string; a number (the file's format) is that number, not
+            # True (== 1) nor 1.0.
+            if not any(type(value) is type(c) and value == c for c in choices) and not (
+                words and isinstance(value, str) and value in choices
+            ):
                 allowed = ", ".join(map(str, choices))
-                raise _NotAllowed(f"{_describe(value)} is not one of: {allowed}")
+                shown = _describe(value) if words else describe(value)
+                raise _NotAllowed(f"{shown} is not one of: {allowed}")
             return value
 
         return hook

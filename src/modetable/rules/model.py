@@ -1156,7 +1156,9 @@ class Findings:
 
 @attrs.frozen
 class RuleFile:
-    format: int
+    # The format this modetable reads; a file of another is refused, not guessed at
+    # (docs/api.md, Versioning).
+    format: Literal[1]
     product: str
     # The rules lines: each holds from its version until the next one's, the
     # newest through its minor series (v1.3: every v1.3.x).
