@@ -14,7 +14,7 @@ module under `modetable` is internal and may change in any release.
 used (PEP 562), so a program pays for the engine only when it decides.
 """
 
-__version__ = "0.1.0"
+__version__ = "1.0.0"
 
 # Public name → the module that defines it.
 _HOMES = {
