@@ -38,7 +38,7 @@ __all__ = [
 COMMANDS: dict[str, tuple[str, str]] = {
     "effective": ("effective", "each component's running mode and the rule that set it"),
     "match": ("match", "every runtime against an InferenceService on the mode rule alone"),
-    "admit": ("admit", "the admission verdict on an InferenceService's modes"),
+    "admit": ("admit", "the webhook's admission verdict on an InferenceService"),
     "select": ("select", "the runtime OME uses for an InferenceService, or why none"),
     "explain": ("explain", "every runtime against a model or InferenceService, and why"),
     "audit": ("audit", "every InferenceService of a fleet, or what an upgrade changes for each"),
