@@ -137,6 +137,24 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
+def replace_once(path: Path, old: str, new: str) -> None:
+    """Edit the file at `path`: `old`, which stands in it exactly once, becomes `new`
+    (as bytes, so the rest of the file stays byte for byte)."""
+    data = path.read_bytes()
+    assert data.count(old.encode()) == 1, old
+    path.write_bytes(data.replace(old.encode(), new.encode()))
+
+
+def rules_copy(path: Path, *edits: tuple[str, str]) -> Path:
+    """The shipped rules copied to `path` (its folder made), each (old, new) of
+    `edits` made with replace_once; no edit leaves the bundled rules byte for byte."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(RULES.read_bytes())
+    for old, new in edits:
+        replace_once(path, old, new)
+    return path
+
+
 def cluster_of(policy, *documents: dict, file: str = "test.yaml"):
     """A Cluster from Python dicts, round-tripped through YAML so positions exist."""
     import yaml

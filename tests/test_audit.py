@@ -26,6 +26,20 @@ LWS_COMMAND = [
     "--nnodes",
     "$(LWS_GROUP_SIZE)",
 ]
+# What the move to OMENative breaks in runtime lws, whose leader and worker both
+# run LWS_COMMAND: each place (path) with its message, in the order found.
+LWS_BREAKS = [
+    (
+        f"spec.engineConfig.{side}.runner.command[{index}]",
+        f"ClusterServingRuntime lws spec.engineConfig.{side}.runner.command[{index}] uses "
+        f"the variable {name}, which OMENative does not set: use {replacement}",
+    )
+    for side in ("leader", "worker")
+    for index, name, replacement in (
+        (2, "LWS_LEADER_ADDRESS", "OME_LEADER_ADDRESS"),
+        (4, "LWS_GROUP_SIZE", "OME_INSTANCE_POD_COUNT"),
+    )
+]
 
 
 def fleet_documents() -> list[dict]:
@@ -98,18 +112,7 @@ def test_a_deprecated_mode_comes_with_the_move_and_what_it_breaks(fleet):
         "replacement": "OMENative",
         "message": "engine runs in MultiNode, which is deprecated: move it to OMENative",
     }
-    assert [(c["path"], c["message"]) for c in changes] == [
-        (
-            f"spec.engineConfig.{side}.runner.command[{index}]",
-            f"ClusterServingRuntime lws spec.engineConfig.{side}.runner.command[{index}] uses "
-            f"the variable {name}, which OMENative does not set: use {replacement}",
-        )
-        for side in ("leader", "worker")
-        for index, name, replacement in (
-            (2, "LWS_LEADER_ADDRESS", "OME_LEADER_ADDRESS"),
-            (4, "LWS_GROUP_SIZE", "OME_INSTANCE_POD_COUNT"),
-        )
-    ]
+    assert [(c["path"], c["message"]) for c in changes] == LWS_BREAKS
     assert all(c["at"].startswith(runtime_file + ":") for c in changes)
     assert {c["in"] for c in changes} == {"ClusterServingRuntime lws"}
 

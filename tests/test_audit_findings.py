@@ -19,7 +19,7 @@ from conftest import (
     runtime_doc,
     write,
 )
-from test_audit import LWS_COMMAND, fleet_documents
+from test_audit import LWS_BREAKS, LWS_COMMAND, fleet_documents
 
 from modetable.audit.findings import described
 
@@ -191,17 +191,8 @@ def test_a_component_running_omenative_with_lws_names_is_found_now(tmp_path):
     item = run_cli("audit", str(path), "-o", "json").json()["items"][0]
     assert item["components"] == {"engine": {"mode": "OMENative", "source": "LeaderWorkerShape"}}
     assert [(f["id"], f["severity"], f["message"]) for f in item["findings"]] == [
-        (
-            "mode_move/leaderworkerset-to-omenative",
-            "warning",
-            f"ClusterServingRuntime lws spec.engineConfig.{side}.runner.command[{index}] uses the "
-            f"variable {name}, which OMENative does not set: use {replacement}",
-        )
-        for side in ("leader", "worker")
-        for index, name, replacement in (
-            (2, "LWS_LEADER_ADDRESS", "OME_LEADER_ADDRESS"),
-            (4, "LWS_GROUP_SIZE", "OME_INSTANCE_POD_COUNT"),
-        )
+        ("mode_move/leaderworkerset-to-omenative", "warning", message)
+        for _path, message in LWS_BREAKS
     ]
     for finding in item["findings"]:
         assert "$(LWS_" in _line(finding["location"])

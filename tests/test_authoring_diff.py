@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from conftest import RULES, run_cli
+from conftest import RULES, rules_copy, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -300,13 +300,7 @@ def test_a_set_shows_as_any_as_a_list_or_as_what_it_leaves_out():
 
 
 def _edited(tmp_path, *replacements: tuple[str, str]):
-    path = tmp_path / "new.yaml"
-    text = RULES.read_text()
-    for old, new in replacements:
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path.write_text(text)
-    return path
+    return rules_copy(tmp_path / "new.yaml", *replacements)
 
 
 def _in_force_changes(path, *versions: str) -> list[dict]:

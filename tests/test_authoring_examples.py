@@ -4,18 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import RULES, run_cli
+from conftest import RULES, rules_copy, run_cli
 
 from modetable.authoring.examples import run_examples
 from modetable.rules import load_ruleset
 
 
 def edited(tmp_path: Path, old: str, new: str) -> Path:
-    text = RULES.read_text()
-    assert text.count(old) == 1, old
-    path = tmp_path / "modes.yaml"
-    path.write_text(text.replace(old, new))
-    return path
+    return rules_copy(tmp_path / "modes.yaml", (old, new))
 
 
 def failures(path: Path) -> list[str]:

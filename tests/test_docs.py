@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, RULES, run_cli
+from conftest import ROOT, RULES, replace_once, rules_copy, run_cli
 from docs_helpers import html_tables, outside_regions
 
 from modetable import atomic
@@ -23,16 +23,12 @@ MATCHING_HEADER = [
 def project(tmp_path) -> Path:
     """A copy of the project's docs/ and rules/ to change freely."""
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
-    (tmp_path / "rules").mkdir()
-    shutil.copy(RULES, tmp_path / "rules" / "modes.yaml")
+    rules_copy(tmp_path / "rules" / "modes.yaml")
     return tmp_path
 
 
 def edit_rules(project: Path, old: str, new: str) -> None:
-    rules = project / "rules" / "modes.yaml"
-    text = rules.read_text()
-    assert text.count(old) == 1, old
-    rules.write_text(text.replace(old, new))
+    replace_once(project / "rules" / "modes.yaml", old, new)
 
 
 def docs(project: Path, *args: str):

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from conftest import ROOT, RULES, isvc_doc, mode_annotation, run_cli, runtime_doc
+from conftest import ROOT, isvc_doc, mode_annotation, rules_copy, run_cli, runtime_doc
 from test_audit import fleet_documents
 from test_upgrade import documents as upgrade_documents
 
@@ -71,18 +70,13 @@ def _upgrade(folder: Path) -> tuple[Path, tuple[str, ...]]:
 
 def _gap(folder: Path) -> tuple[Path, tuple[str, ...]]:
     """The `rules check` example: VirtualDeployment left out of `declared-none`."""
-    rules = folder / "rules" / "modes.yaml"
-    rules.parent.mkdir()
-    shutil.copyfile(RULES, rules)
-    text = rules.read_text()
-    row = "    - id: declared-none\n      requested: mode\n"
-    assert text.count(row) == 1
-    rules.write_text(
-        text.replace(
-            row,
+    rules_copy(
+        folder / "rules" / "modes.yaml",
+        (
+            "    - id: declared-none\n      requested: mode\n",
             "    - id: declared-none\n"
             "      requested: [RawDeployment, OMENative, MultiNode, MultiNodeRayVLLM]\n",
-        )
+        ),
     )
     return folder, ("rules", "check")
 

@@ -16,7 +16,16 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import EXAMPLES, ROOT, RULES, isvc_doc, mode_annotation, run_cli, runtime_doc
+from conftest import (
+    EXAMPLES,
+    ROOT,
+    isvc_doc,
+    mode_annotation,
+    replace_once,
+    rules_copy,
+    run_cli,
+    runtime_doc,
+)
 
 from modetable.rules import load_ruleset
 
@@ -56,17 +65,12 @@ def assert_shows(out: str, block: str, *, spaces: bool = True) -> None:
 @pytest.fixture
 def rules(tmp_path, monkeypatch) -> Path:
     """A copy of the shipped rules at rules/modes.yaml under the current directory."""
-    (tmp_path / "rules").mkdir()
-    path = tmp_path / "rules" / "modes.yaml"
-    shutil.copyfile(RULES, path)
+    path = rules_copy(tmp_path / "rules" / "modes.yaml")
     monkeypatch.chdir(tmp_path)
     return path
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, old
-    path.write_text(text.replace(old, new))
+edit = replace_once
 
 
 def check(*args: str):

@@ -159,15 +159,13 @@ def _tree(root: Path) -> dict[str, tuple[bytes, int, int]]:
 def test_docs_check_touches_no_file_even_when_pages_are_stale(tmp_path):
     import shutil
 
-    from conftest import RULES
+    from conftest import rules_copy
 
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
-    (tmp_path / "rules").mkdir()
-    rules = tmp_path / "rules" / "modes.yaml"
-    text = RULES.read_text(encoding="utf-8")
     old = "  - name: VirtualDeployment\n    status: legacy\n"
-    assert text.count(old) == 1
-    rules.write_text(text.replace(old, old.replace("legacy", "deprecated")), encoding="utf-8")
+    rules = rules_copy(
+        tmp_path / "rules" / "modes.yaml", (old, old.replace("legacy", "deprecated"))
+    )
     before = _tree(tmp_path)
     common = ["docs", "--docs-dir", str(tmp_path / "docs"), "--rules", str(rules), "--check"]
     assert run_cli(*common).code == 1

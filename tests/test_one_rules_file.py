@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 import yaml
-from conftest import EXAMPLES, ROOT, RULES, run_cli
+from conftest import EXAMPLES, ROOT, RULES, rules_copy, run_cli
 
 OLD_TEXT = "does not match requested {component} deployment mode"
 NEW_TEXT = "differs from the requested {component} mode"
@@ -22,28 +22,22 @@ REWORDED = (
 HERE = {"path": "rules/modes.yaml"}
 
 
-def _replace(text: str, old: str, new: str) -> str:
-    assert text.count(old) == 1, old
-    return text.replace(old, new)
-
-
 @pytest.fixture
 def copy(tmp_path, monkeypatch):
     """A clone's folder: the rules and docs, edited; the example manifests; a
     fleet with a VirtualDeployment InferenceService."""
     shutil.copytree(ROOT / "docs", tmp_path / "docs")
-    (tmp_path / "rules").mkdir()
-    text = RULES.read_text()
-    text = _replace(text, 'versions: ["v1.2.2", "v1.3"]', 'versions: ["v1.2.2", "v1.3", "v1.4"]')
-    text = _replace(text, OLD_TEXT, NEW_TEXT)
     virtual = "  - name: VirtualDeployment\n    status: legacy\n"
-    text = _replace(
-        text,
-        virtual,
-        virtual + "    statuses:\n      - status: deprecated\n        replacement: OMENative\n"
-        '        since: "v1.4"\n',
+    rules_copy(
+        tmp_path / "rules" / "modes.yaml",
+        ('versions: ["v1.2.2", "v1.3"]', 'versions: ["v1.2.2", "v1.3", "v1.4"]'),
+        (OLD_TEXT, NEW_TEXT),
+        (
+            virtual,
+            virtual + "    statuses:\n      - status: deprecated\n        replacement: OMENative\n"
+            '        since: "v1.4"\n',
+        ),
     )
-    (tmp_path / "rules" / "modes.yaml").write_text(text)
     shutil.copytree(EXAMPLES, tmp_path / "examples")
     virtual_isvc = {
         "apiVersion": "ome.io/v1beta1",

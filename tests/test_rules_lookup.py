@@ -6,11 +6,10 @@ file when it does not hold the bundled rules (wherever they are)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES, RULES, run_cli
+from conftest import EXAMPLES, RULES, replace_once, rules_copy, run_cli
 
 import modetable
 from modetable.rules.find import bundled_rules_path, find_rules
@@ -32,9 +31,7 @@ JSON_COMMANDS = {
 def _copy(folder: Path, *, edited: bool = True) -> Path:
     """A copy of the bundled rules; `edited`: one comment line added, so that
     it is a file of its own (an exact copy is the bundled rules)."""
-    rules = folder / "rules" / "modes.yaml"
-    rules.parent.mkdir(parents=True)
-    shutil.copyfile(RULES, rules)
+    rules = rules_copy(folder / "rules" / "modes.yaml")
     if edited:
         with rules.open("a") as end:
             end.write("# a policy author's copy\n")
@@ -133,10 +130,11 @@ def test_a_rules_diff_against_the_same_bytes_names_no_file(tmp_path, monkeypatch
 def test_every_command_reads_the_file_the_environment_names(tmp_path, monkeypatch):
     """A copy whose mode mismatch is reworded: each command answers with it."""
     rules = _copy(tmp_path / "policy")
-    text = rules.read_text()
-    old = "does not match requested {component} deployment mode"
-    assert text.count(old) == 1
-    rules.write_text(text.replace(old, "differs from the requested {component} mode"))
+    replace_once(
+        rules,
+        "does not match requested {component} deployment mode",
+        "differs from the requested {component} mode",
+    )
     monkeypatch.setenv("MODETABLE_RULES", str(rules))
     monkeypatch.chdir(tmp_path)
     reworded = (

@@ -6,10 +6,9 @@ newer than the newest series the newest rules with a one-line warning."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
-from conftest import EXAMPLES, RULES, run_cli
+from conftest import EXAMPLES, RULES, rules_copy, run_cli
 
 from modetable.errors import ModetableError
 from modetable.rules import load_ruleset
@@ -126,14 +125,10 @@ def test_the_environment_sets_the_version_and_the_option_wins(monkeypatch):
 
 def _with_unreleased_line(tmp_path):
     """A copy of the rules that lists v1.4 ahead of its release."""
-    rules = tmp_path / "rules" / "modes.yaml"
-    rules.parent.mkdir()
-    shutil.copyfile(RULES, rules)
-    text = rules.read_text()
-    listed = 'versions: ["v1.2.2", "v1.3"]\n'
-    assert text.count(listed) == 1
-    rules.write_text(text.replace(listed, 'versions: ["v1.2.2", "v1.3", "v1.4"]\n'))
-    return rules
+    return rules_copy(
+        tmp_path / "rules" / "modes.yaml",
+        ('versions: ["v1.2.2", "v1.3"]\n', 'versions: ["v1.2.2", "v1.3", "v1.4"]\n'),
+    )
 
 
 def test_an_unreleased_line_does_not_move_the_default(tmp_path):
