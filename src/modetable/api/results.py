@@ -48,6 +48,25 @@ __all__ = [
 ]
 
 
+@attrs.frozen(eq=False)
+class _AboutOne:
+    """What effective, admit and match answer about: the policy decided with and
+    the InferenceService."""
+
+    _policy: Policy = attrs.field(alias="policy", repr=False)
+    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
+
+    @property
+    def isvc(self) -> str:
+        """The InferenceService, `NAMESPACE/NAME`."""
+        return self._isvc.ref
+
+    @property
+    def version(self) -> str:
+        """The OME release asked for (`v1.3.1`)."""
+        return self._policy.release
+
+
 # --- select ---------------------------------------------------------------------
 
 
@@ -117,24 +136,12 @@ def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectRes
 
 
 @attrs.frozen(eq=False)
-class EffectiveResult:
+class EffectiveResult(_AboutOne):
     """`modetable effective`: each component's running mode and the rule that set it."""
 
-    _policy: Policy = attrs.field(alias="policy", repr=False)
-    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
     _effective: Effective = attrs.field(alias="effective", repr=False)
     # The runtime was auto-selected (the InferenceService names none).
     selected: bool = False
-
-    @property
-    def isvc(self) -> str:
-        """The InferenceService, `NAMESPACE/NAME`."""
-        return self._isvc.ref
-
-    @property
-    def version(self) -> str:
-        """The OME release asked for."""
-        return self._policy.release
 
     @property
     def runtime(self) -> str | None:
@@ -224,23 +231,11 @@ def _runtime_by_name(
 
 
 @attrs.frozen(eq=False)
-class AdmitResult:
+class AdmitResult(_AboutOne):
     """`modetable admit`: the admission verdict, every check modetable models in
     OME's order (the same verdict as `select`'s)."""
 
-    _policy: Policy = attrs.field(alias="policy", repr=False)
-    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
     _admission: Admission = attrs.field(alias="admission", repr=False)
-
-    @property
-    def isvc(self) -> str:
-        """The InferenceService, `NAMESPACE/NAME`."""
-        return self._isvc.ref
-
-    @property
-    def version(self) -> str:
-        """The OME release asked for."""
-        return self._policy.release
 
     @property
     def allowed(self) -> bool:
@@ -309,24 +304,12 @@ class _Matched:
 
 
 @attrs.frozen(eq=False)
-class MatchResult:
+class MatchResult(_AboutOne):
     """`modetable match`: every runtime of the namespace and cluster against an
     InferenceService, on the mode rule alone."""
 
-    _policy: Policy = attrs.field(alias="policy", repr=False)
-    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
     _requested: dict[str, Resolution] = attrs.field(alias="requested", repr=False)
     _matched: tuple[_Matched, ...] = attrs.field(alias="matched", repr=False)
-
-    @property
-    def isvc(self) -> str:
-        """The InferenceService, `NAMESPACE/NAME`."""
-        return self._isvc.ref
-
-    @property
-    def version(self) -> str:
-        """The OME release asked for."""
-        return self._policy.release
 
     @property
     def passing(self) -> tuple[str, ...]:
