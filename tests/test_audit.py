@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -64,12 +65,18 @@ def fleet_documents() -> list[dict]:
     ]
 
 
+def write_fleet(folder: Path) -> Path:
+    """The fleet as files under FOLDER/fleet: its runtimes and model, and apps/
+    with its InferenceServices (the layout the docs' examples show)."""
+    documents = fleet_documents()
+    write(folder, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
+    write(folder, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
+    return folder / "fleet"
+
+
 @pytest.fixture
 def fleet(tmp_path):
-    documents = fleet_documents()
-    write(tmp_path, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
-    write(tmp_path, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
-    return tmp_path / "fleet"
+    return write_fleet(tmp_path)
 
 
 def _items(run) -> dict[str, dict]:

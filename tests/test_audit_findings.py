@@ -19,7 +19,7 @@ from conftest import (
     runtime_doc,
     write,
 )
-from test_audit import LWS_BREAKS, LWS_COMMAND, fleet_documents
+from test_audit import LWS_BREAKS, LWS_COMMAND, fleet_documents, write_fleet
 
 from modetable.audit.findings import described
 
@@ -143,10 +143,7 @@ def test_every_finding_id_is_graded_by_the_rules(catalog_audit, v13):
 
 @pytest.fixture
 def fleet(tmp_path):
-    documents = fleet_documents()
-    write(tmp_path, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
-    write(tmp_path, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
-    return tmp_path / "fleet"
+    return write_fleet(tmp_path)
 
 
 def _warnings_only(tmp_path) -> Path:

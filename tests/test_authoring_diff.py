@@ -138,16 +138,15 @@ def test_one_version_against_itself_has_no_change():
 
 
 def test_against_another_file_shows_a_changed_row_with_the_row(tmp_path):
-    old = tmp_path / "old.yaml"
-    old.write_text(RULES.read_text())
-    new = tmp_path / "new.yaml"
-    new.write_text(
-        RULES.read_text().replace(
+    old = rules_copy(tmp_path / "old.yaml")
+    new = rules_copy(
+        tmp_path / "new.yaml",
+        (
             "    - id: different-mode\n      requested: mode\n      declared: different\n",
             "    - id: virtual-passes\n      requested: [VirtualDeployment]\n"
             "      declared: [RawDeployment]\n      outcome: pass\n"
             "    - id: different-mode\n      requested: mode\n      declared: different\n",
-        )
+        ),
     )
     run = run_cli("rules", "diff", "--rules", str(new), "--against", str(old), "-o", "json")
     assert run.code == 1, run.err
@@ -203,14 +202,13 @@ def test_modes_added_together_are_each_named_in_why(tmp_path):
 
 
 def test_a_deprecation_changes_the_status_and_nothing_decided(tmp_path):
-    old = tmp_path / "old.yaml"
-    old.write_text(RULES.read_text())
-    new = tmp_path / "new.yaml"
-    new.write_text(
-        RULES.read_text().replace(
+    old = rules_copy(tmp_path / "old.yaml")
+    new = rules_copy(
+        tmp_path / "new.yaml",
+        (
             "  - name: VirtualDeployment\n    status: legacy\n",
             "  - name: VirtualDeployment\n    status: deprecated\n    replacement: OMENative\n",
-        )
+        ),
     )
     run = run_cli("rules", "diff", "--rules", str(new), "--against", str(old), "-o", "json")
     assert run.code == 1, run.err
@@ -252,9 +250,9 @@ def test_rules_commands_read_the_rules_file_here(tmp_path, monkeypatch):
     run = run_cli("rules", "check")
     assert run.out.endswith("example runs passed\n")
     assert not run.out.startswith("rules/modes.yaml")  # none here: the bundled file
-    (tmp_path / "rules").mkdir()
-    (tmp_path / "rules" / "modes.yaml").write_text(
-        RULES.read_text().replace("    status: legacy\n", "    status: legacy\n    stauts: x\n")
+    rules_copy(
+        tmp_path / "rules" / "modes.yaml",
+        ("    status: legacy\n", "    status: legacy\n    stauts: x\n"),
     )
     run = run_cli("rules", "check")
     assert run.code == 1

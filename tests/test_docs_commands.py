@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT, format_entry, isvc_doc, model_doc, run_cli, runtime_doc
-from test_audit import fleet_documents
+from test_audit import write_fleet
 from test_upgrade import documents as upgrade_documents
 
 PAGE = ROOT / "docs" / "commands.md"
@@ -96,9 +96,7 @@ def _write(folder: Path, name: str, documents: list[dict]) -> None:
 
 
 def test_audit(tmp_path, monkeypatch):
-    documents = fleet_documents()  # the fleet of tests/test_audit.py
-    _write(tmp_path, "fleet/runtimes.yaml", documents[:4])
-    _write(tmp_path, "fleet/apps/isvcs.yaml", documents[4:])
+    write_fleet(tmp_path)  # the fleet of tests/test_audit.py
     monkeypatch.chdir(tmp_path)
     block = examples("## `modetable audit`")[0]  # the next is the upgrade's
     run_example(block, 1)

@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 from conftest import ROOT, run_cli
-from test_audit import fleet_documents
+from test_audit import write_fleet
 from test_docs_commands import assert_shows, commands
 
 PAGE = ROOT / "docs" / "formats.md"
@@ -21,14 +20,7 @@ def _blocks() -> list[str]:
 
 @pytest.fixture
 def fleet(tmp_path, monkeypatch):
-    documents = fleet_documents()
-    for name, part in (
-        ("fleet/runtimes.yaml", documents[:4]),
-        ("fleet/apps/isvcs.yaml", documents[4:]),
-    ):
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(yaml.safe_dump_all(part, sort_keys=False))
+    write_fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import ROOT, isvc_doc, mode_annotation, rules_copy, run_cli, runtime_doc
-from test_audit import fleet_documents
+from test_audit import write_fleet
 from test_upgrade import documents as upgrade_documents
 
 PAGE = ROOT / "docs" / "json.md"
@@ -56,9 +56,7 @@ def _admit(folder: Path) -> tuple[Path, tuple[str, ...]]:
 
 def _audit(folder: Path) -> tuple[Path, tuple[str, ...]]:
     """The fleet of docs/commands.md's `audit` example (tests/test_audit.py)."""
-    documents = fleet_documents()
-    _write(folder, "fleet/runtimes.yaml", documents[:4])
-    _write(folder, "fleet/apps/isvcs.yaml", documents[4:])
+    write_fleet(folder)
     return folder, ("audit", "fleet/")
 
 

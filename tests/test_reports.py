@@ -15,7 +15,7 @@ import pytest
 import yaml
 from conftest import CATALOG, RULES, need, run_cli, write
 from junitparser import Failure, JUnitXml
-from test_audit import fleet_documents
+from test_audit import fleet_documents, write_fleet
 
 from modetable import __version__
 from modetable.audit.findings import described
@@ -28,9 +28,7 @@ COMMAND = re.compile(r"^::(error|warning|notice) ((?:[a-z]+=[^,]*)(?:,[a-z]+=[^,
 @pytest.fixture
 def fleet(tmp_path, monkeypatch):
     """The fleet of tests/test_audit.py, with relative paths (as CI runs it)."""
-    documents = fleet_documents()
-    write(tmp_path, "fleet/runtimes.yaml", yaml.safe_dump_all(documents[:4], sort_keys=False))
-    write(tmp_path, "fleet/apps/isvcs.yaml", yaml.safe_dump_all(documents[4:], sort_keys=False))
+    write_fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
     return "fleet"
 
