@@ -134,6 +134,10 @@ def test_every_case_has_a_unique_id_and_every_field_is_known():
     for case in CASES:
         assert set(case) <= known, case["id"]
         assert {"id", "why", "argv", "exit", "stderr"} <= set(case), case["id"]
+        # Bad input asserts its error's kind as well as its words (a real
+        # process, `shell`, reports no code the test can see).
+        if case["exit"] == 2 and "shell" not in case:
+            assert "code" in case, case["id"]
 
 
 def test_every_file_of_the_corpus_is_used_by_a_case():
