@@ -254,6 +254,19 @@ def test_an_entry_everyone_may_write_is_not_read(folder, rules_copy, parses):
     assert parses.count == 2
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_an_entry_that_is_a_fifo_is_not_waited_on_and_is_replaced(folder, rules_copy, parses):
+    """Opened without waiting: a FIFO there blocked every command."""
+    reference = load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    entry.unlink()
+    os.mkfifo(entry)
+    again = load_ruleset(rules_copy)
+    assert parses.count == 2
+    assert again.rules == reference.rules
+    assert entry.is_file()  # rewritten as an entry
+
+
 @pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to chown")
 def test_an_entry_or_folder_owned_by_someone_else_is_not_read(folder, rules_copy, parses):
     load_ruleset(rules_copy)

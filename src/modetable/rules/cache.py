@@ -170,7 +170,10 @@ def _read(folder: Path, entry: Path, prefix: bytes) -> tuple[RuleFile, Any] | No
     try:
         if not _ours(os.stat(folder), folder=True):
             return None
+        # Without waiting: an entry that is a FIFO would block every command
+        # (it is then refused as no regular file).
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        flags |= getattr(os, "O_NONBLOCK", 0)
         fd = os.open(entry, flags)
         with os.fdopen(fd, "rb") as stream:
             if not _ours(os.fstat(stream.fileno()), folder=False):
