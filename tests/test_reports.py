@@ -18,7 +18,8 @@ from junitparser import Failure, JUnitXml
 from test_audit import fleet_documents, write_fleet
 
 from modetable import __version__
-from modetable.audit.findings import described
+from modetable.audit.findings import SEVERITIES, described
+from modetable.reports.markdown import COMMENT_LIMIT
 
 SARIF_SCHEMA = Path(__file__).with_name("sarif-schema-2.1.0.json")
 # `::error file=F,line=L,col=C,title=T::message` (the runner's own grammar).
@@ -272,3 +273,49 @@ def test_markdown_with_nothing_found(tmp_path):
     run = run_cli("audit", str(path), "-o", "markdown")
     assert run.code == 0
     assert run.out.endswith("\nNo findings.\n")
+
+
+def test_markdown_of_a_large_fleet_fits_in_a_comment():
+    """GitHub refuses a comment over 65,536 characters: the catalog's 121
+    findings do not fit, so the table keeps the most severe and says the rest."""
+    catalog = str(need(CATALOG))
+    out = run_cli("audit", catalog, "-o", "markdown").out
+    assert len(out) <= COMMENT_LIMIT == 65_536
+    everything = _all_findings(_json("audit", catalog))
+    html = markdown.markdown(out, extensions=["tables"])
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]
+    shown = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[0] for row in rows]
+    assert 0 < len(shown) < len(everything)
+    left = sorted((f["severity"] for f in everything), key=SEVERITIES.index)[len(shown) :]
+    assert shown == sorted(shown, key=SEVERITIES.index)  # the most severe first
+    counts = {s: left.count(s) for s in SEVERITIES}
+    assert out.endswith(
+        f"\n\n{len(left)} more findings are not shown ({counts['error']} errors, "
+        f"{counts['warning']} warnings): a comment holds at most 65,536 characters. "
+        "The table, `-o github` and `-o sarif` list every one.\n"
+    )
+    assert counts["error"] and counts["warning"] and not counts["info"]
+
+
+def test_markdown_is_whole_when_it_fits_and_cut_by_severity_when_not(fleet, monkeypatch):
+    import modetable.reports.markdown as writer
+
+    whole = run_cli("audit", fleet, "-o", "markdown").out
+    monkeypatch.setattr(writer, "COMMENT_LIMIT", len(whole))
+    assert run_cli("audit", fleet, "-o", "markdown").out == whole
+    monkeypatch.setattr(writer, "COMMENT_LIMIT", len(whole) - 1)
+    cut = run_cli("audit", fleet, "-o", "markdown").out
+    assert len(cut) <= len(whole) - 1
+    # Errors first; the last warning left out.
+    assert cut.endswith(
+        "\n\n1 more finding is not shown (1 warning): a comment holds at most "
+        f"{len(whole) - 1:,} characters. The table, `-o github` and `-o sarif` list every one.\n"
+    )
+    html = markdown.markdown(cut, extensions=["tables"])
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]
+    cells = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[:2] for row in rows]
+    assert cells == [
+        ["error", "<code>admission/model-exists</code>"],
+        ["error", "<code>run_failure/router-invalid-mode</code>"],
+        ["warning", "<code>mode/MultiNode</code>"],
+    ]

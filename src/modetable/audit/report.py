@@ -79,6 +79,7 @@ def as_report(
     items: Sequence[Audited],
     summary: AuditSummary,
     fail_on: str | None,
+    preface: str = "",
 ) -> Report:
     from modetable.audit.output import audit_summary_line
     from modetable.reports import Report, Rule, Subject
@@ -100,6 +101,7 @@ def as_report(
         fail_on=fail_on,
         version=__version__,
         rules_used=rules_json(policy),
+        preface=preface,
     )
 
 
@@ -118,11 +120,14 @@ def write_report(
     summary: AuditSummary,
     out: TextIO,
     args: argparse.Namespace,
+    preface: str = "",
 ) -> None:
-    """The table, or a CI format (`reports.FORMATS`)."""
+    """The table, or a CI format (`reports.FORMATS`); `preface` begins the
+    table and the Markdown (`rules: FILE`)."""
     if fmt == "table":
         from modetable.audit.output import write_audit
 
+        out.write(preface)
         write_audit(
             policy,
             items,
@@ -135,4 +140,4 @@ def write_report(
     from modetable.reports import write
 
     fail_on = None if args.fail_on == "never" else args.fail_on
-    write(fmt, as_report(policy, items, summary, fail_on), out)
+    write(fmt, as_report(policy, items, summary, fail_on, preface), out)

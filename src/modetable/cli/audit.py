@@ -155,9 +155,9 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         else:
             everything = list(kept)
             progress.close()
-            if args.output in ("table", "markdown"):  # the outputs people read
-                io.stdout.write(rules_note(policy))
-            write_report(args.output, policy, everything, run.summary, io.stdout, args)
+            # The outputs people read (the table, Markdown) name the rules file.
+            preface = rules_note(policy) if args.output in ("table", "markdown") else ""
+            write_report(args.output, policy, everything, run.summary, io.stdout, args, preface)
     finally:
         progress.close()
     return 1 if run.summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0

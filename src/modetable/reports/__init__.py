@@ -46,6 +46,9 @@ class Report:
     version: str  # modetable's
     # The rules file read and the rules line used (JSON's `"rules"`), when known.
     rules_used: dict[str, str | None] | None = None
+    # The line the outputs people read begin with (`rules: FILE`, when the rules
+    # read are not the bundled ones), or "".
+    preface: str = ""
 
     @property
     def findings(self) -> tuple[Finding, ...]:

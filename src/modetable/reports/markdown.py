@@ -1,32 +1,71 @@
-"""Markdown for a pull-request comment: the summary, then a table of findings."""
+"""Markdown for a pull-request comment: the summary, then a table of findings,
+cut to the length a comment may have."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
+from modetable.audit.findings import SEVERITIES, Finding
 from modetable.docs.markdown import code, table
 from modetable.reports import Report
 from modetable.shown import escape
 
-__all__ = ["HEADERS", "write"]
+__all__ = ["COMMENT_LIMIT", "HEADERS", "write"]
 
 HEADERS = ("Severity", "Finding", "Subject", "Object to fix", "Where", "Message")
+# GitHub refuses a comment longer than this ("Body is too long (maximum is
+# 65536 characters)"): past it, the table keeps the most severe findings.
+COMMENT_LIMIT = 65_536
 
 
 def write(report: Report, out: TextIO) -> None:
-    out.write(f"### {report.title}\n\n{report.summary}\n")
-    rows = []
-    for subject in report.subjects:
-        for finding in subject.findings:
-            obj = finding.object
-            ref = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
-            what = " ".join(p for p in (obj.kind, ref) if p) or "-"
-            message = finding.message + (f" ({finding.hint})" if finding.hint else "")
-            where = code(str(finding.location))
-            # Escaped as every output people read shows values from manifests.
-            cells = (escape(subject.name), escape(what), where, escape(message))
-            rows.append([finding.severity, code(finding.id), *cells])
-    if rows:
-        out.write("\n" + table(HEADERS, rows))
-    else:
-        out.write("\nNo findings.\n")
+    head = f"{report.preface}### {report.title}\n\n{report.summary}\n"
+    found = [(subject.name, finding) for subject in report.subjects for finding in subject.findings]
+    if not found:
+        out.write(head + "\nNo findings.\n")
+        return
+    out.write(head + _fitting(found, COMMENT_LIMIT - len(head)))
+
+
+def _row(subject: str, finding: Finding) -> list[str]:
+    obj = finding.object
+    ref = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
+    what = " ".join(p for p in (obj.kind, ref) if p) or "-"
+    message = finding.message + (f" ({finding.hint})" if finding.hint else "")
+    where = code(str(finding.location))
+    # Escaped as every output people read shows values from manifests.
+    cells = (escape(subject), escape(what), where, escape(message))
+    return [finding.severity, code(finding.id), *cells]
+
+
+def _fitting(found: list[tuple[str, Finding]], room: int) -> str:
+    """The table of every finding, or, when it does not fit in `room`, of as
+    many as fit, the most severe first, and a line saying what is left out."""
+    whole = "\n" + table(HEADERS, [_row(*pair) for pair in found])
+    if len(whole) <= room:
+        return whole
+    ranked = sorted(found, key=lambda pair: SEVERITIES.index(pair[1].severity))
+    rows = [_row(*pair) for pair in ranked]
+
+    def shown(kept: int) -> str:
+        left = [finding.severity for _, finding in ranked[kept:]]
+        counts = ", ".join(_count(left.count(s), s) for s in SEVERITIES if s in left)
+        more = "1 more finding is" if len(left) == 1 else f"{len(left)} more findings are"
+        note = (
+            f"\n{more} not shown ({counts}): a comment holds at most {COMMENT_LIMIT:,} "
+            "characters. The table, `-o github` and `-o sarif` list every one.\n"
+        )
+        return ("\n" + table(HEADERS, rows[:kept]) if kept else "") + note
+
+    low, high = 0, len(rows) - 1  # the most rows that fit lie in [low, high]
+    while low < high:
+        middle = (low + high + 1) // 2
+        if len(shown(middle)) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return shown(low)
+
+
+def _count(number: int, severity: str) -> str:
+    return f"{number} {severity}" + ("s" if number != 1 and severity != "info" else "")
