@@ -55,13 +55,19 @@ def _git(cwd: Path, *argv: str) -> str:
 
 def _manifests(folder: Path, *, good: bool) -> Path:
     """A git repository with the audit's fleet under deploy/: whole (errors), or
-    the runtimes and the one healthy InferenceService."""
+    the runtimes and the one healthy InferenceService; and, as any repository
+    has, YAML that holds no Kubernetes object: the page's workflow and a
+    hidden file of settings."""
     documents = fleet_documents()
     isvcs = documents[4:] if not good else [documents[5]]
     for name, part in (("deploy/runtimes.yaml", documents[:4]), ("deploy/apps/isvcs.yaml", isvcs)):
         path = folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(yaml.safe_dump_all(part, sort_keys=False))
+    workflow = folder / ".github" / "workflows" / "modetable.yml"
+    workflow.parent.mkdir(parents=True)
+    workflow.write_text(yaml.safe_dump(_section_yaml("### GitHub Actions"), sort_keys=False))
+    (folder / ".yamllint.yaml").write_text("extends: default\n")
     _git(folder, "init", "-q")
     _git(folder, "add", "-A")
     _git(folder, "commit", "-qm", "manifests")
@@ -201,6 +207,21 @@ def _run_action(
         if done.returncode != 0:
             break
     return runs
+
+
+def test_the_action_refuses_to_run_without_manifests(tmp_path, action_python):
+    """Without the required input it would audit nothing; the whole repository
+    would read its workflows as manifests: a one-line error, exit 2."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert action["inputs"]["manifests"]["required"] is True
+    assert "default" not in action["inputs"]["manifests"]
+    repo = _manifests(tmp_path, good=True)
+    _install, audit = _run_action(action, {}, repo, action_python)
+    assert audit.returncode == 2
+    assert audit.stdout == (
+        "::error title=modetable::the action's manifests input is required: the files or "
+        "folders of your manifests, such as deploy/\n"
+    )
 
 
 def test_the_pages_workflow_runs_the_action(tmp_path, action_python):
