@@ -271,6 +271,37 @@ def test_namespace_and_sorted_rows(fleet):
     assert "not allowed with argument" in run.err
 
 
+def test_a_namespace_leaves_out_the_manifest_findings_of_other_namespaces(tmp_path):
+    """-n b: a/pinned defined twice and a's malformed object are a's problems; a
+    cluster-scoped object's, or one of no known namespace, are everyone's."""
+    documents = fleet_documents()
+    extra = [
+        documents[4],  # a/pinned again
+        runtime_doc("router-mn", supportedModelFormats=[format_entry()]),  # cluster-scoped
+        {**isvc_doc("bad", "a", engine={}), "spec": [1]},
+        {**isvc_doc("bad", "b", engine={}), "spec": [1]},
+        {"kind": 7},
+    ]
+    write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    write(tmp_path, "g.yaml", yaml.safe_dump_all(extra, sort_keys=False))
+    whole = run_cli("audit", str(tmp_path), "-o", "json").json()["manifest_findings"]
+    scoped = run_cli("audit", str(tmp_path), "-n", "b", "-o", "json").json()
+    listed = [(f["id"], f["object"]["namespace"], f["object"]["name"]) for f in whole]
+    assert listed == [
+        ("manifest/invalid", "a", "bad"),
+        ("manifest/invalid", "b", "bad"),
+        ("manifest/invalid", None, None),
+        ("manifest/duplicate", "a", "pinned"),
+        ("manifest/duplicate", None, "router-mn"),
+    ]
+    assert scoped["manifest_findings"] == [
+        f for f in whole if f["object"]["namespace"] in (None, "b")
+    ]
+    assert scoped["summary"]["findings"]["warning"] == 1 + sum(
+        f["severity"] == "warning" for i in scoped["items"] for f in i["findings"]
+    )
+
+
 def test_severity_shows_only_what_reaches_it(fleet):
     errors = run_cli("audit", str(fleet), "--severity", "error", "-o", "json").json()
     assert [i["isvc"] for i in errors["items"]] == ["b/lost", "b/routed"]

@@ -463,16 +463,23 @@ class AuditRun:
         # What an audit `--within` a tree reports (everything by default).
         self.concerns = concerns if concerns is not None else Concerns([])
         concerned = self.concerns.location
+
+        def in_scope(found_in: str | None) -> bool:
+            # With a namespace, kubectl's habit: another namespace's objects are
+            # not shown (cluster-scoped ones, and those of no known namespace, are).
+            return namespace is None or found_in is None or found_in == namespace
+
         self.summary = AuditSummary(policy)
         self.summary.add_manifest_findings(
             invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
             for r in rejected
-            if concerned(r.error.location)
+            if concerned(r.error.location) and in_scope(r.namespace)
         )
         self.summary.add_manifest_findings(
             duplicate_finding(policy, earlier, later)
             for earlier, later in cluster.duplicates
-            if concerned(later.location) or concerned(earlier.location)
+            if (concerned(later.location) or concerned(earlier.location))
+            and in_scope(later.namespace)
         )
         self.isvcs = audited_isvcs(cluster, namespace)
 
