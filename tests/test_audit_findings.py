@@ -271,6 +271,22 @@ def test_namespace_and_sorted_rows(fleet):
     assert "not allowed with argument" in run.err
 
 
+def test_a_namespace_with_no_inferenceservice_is_said_with_did_you_mean(fleet):
+    """As kubectl says "No resources found": a misspelled namespace must not
+    pass a CI gate silently (the exit code stays the findings')."""
+    run = run_cli("audit", str(fleet), "-n", "bb")
+    assert run.code == 0
+    assert run.err == (
+        "modetable: warning: no InferenceService of namespace 'bb' among the manifests "
+        '(did you mean "b"?)\n'
+    )
+    assert run_cli("audit", str(fleet), "-n", "zzz").err == (
+        "modetable: warning: no InferenceService of namespace 'zzz' among the manifests\n"
+    )
+    assert run_cli("audit", str(fleet), "-n", "zzz", "-q").err == ""
+    assert run_cli("audit", str(fleet), "-n", "b").err == ""
+
+
 def test_a_namespace_leaves_out_the_manifest_findings_of_other_namespaces(tmp_path):
     """-n b: a/pinned defined twice and a's malformed object are a's problems; a
     cluster-scoped object's, or one of no known namespace, are everyone's."""

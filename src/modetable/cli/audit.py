@@ -137,6 +137,8 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         candidates=args.candidates,
         concerns=concerns,
     )
+    if args.namespace is not None and not run.isvcs:
+        io.warn(_none_in(args.namespace, cluster))
     threshold = "info" if args.problems_only else args.severity
     progress = Progress(io.stderr, len(run.isvcs), PROGRESS_LABEL)
     kept = (item for item in run.audited(advance=progress.advance) if shown(item, threshold))
@@ -161,6 +163,16 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     finally:
         progress.close()
     return 1 if run.summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
+
+
+def _none_in(namespace: str, cluster: Any) -> str:
+    """kubectl's "No resources found in NAMESPACE namespace.", with a "did you
+    mean": a misspelled namespace would otherwise pass a CI gate, finding nothing."""
+    from modetable.selection.outcome import did_you_mean
+
+    hint = did_you_mean(namespace, [m.namespace for m in cluster.isvcs if m.namespace])
+    found = f" ({hint})" if hint else ""
+    return f"no InferenceService of namespace {namespace!r} among the manifests{found}"
 
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
