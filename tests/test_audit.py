@@ -291,6 +291,10 @@ def test_the_page_example_is_refused_with_its_message():
             "modetable: error: --candidates applies to an audit, not to --from\n",
         ),
         (
+            ["--from", "v1.2.2", "--within", "."],
+            "modetable: error: --within applies to an audit, not to --from\n",
+        ),
+        (
             ["--from", "v1.2"],
             "modetable: error: OME v1.2 is older than these rules describe: "
             "they cover v1.2.2 to v1.3.x\n",

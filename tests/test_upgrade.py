@@ -173,6 +173,27 @@ def test_the_upgrade_summary(fleet):
     }
 
 
+def test_a_namespace_is_compared_alone(fleet):
+    """-n scopes the upgrade as it scopes an audit: the items and the summary are
+    the namespace's (it was ignored: every namespace was listed)."""
+    run = run_cli("audit", str(fleet), "--from", "v1.2.2", "-n", "b", "-o", "json")
+    assert [item["isvc"] for item in run.json()["items"]] == ["b/steady", "b/meta-mn"]
+    assert run.json()["summary"] == {
+        "from": "v1.2.2",
+        "to": "v1.3",
+        "isvcs": 2,
+        "changed": 1,
+        "unchanged": 1,
+        "breaking": 0,
+        "runtime_changes": 0,
+        "mode_changes": {"engine": {"MultiNode -> OMENative": 1}},
+        "new_problems": {"denied": 0, "no_runtime": 0, "run_failure": 0},
+        "fixed_problems": {"denied": 0, "no_runtime": 0, "run_failure": 0},
+        "with_changes_to_make": 0,
+    }
+    assert run.code == 0
+
+
 def test_the_upgrade_table(fleet):
     run = run_cli("audit", str(fleet), "--from", "v1.2.2")
     assert run.code == 1

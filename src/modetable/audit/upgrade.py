@@ -289,11 +289,14 @@ def upgrade_impact(
     after: Policy,
     cluster: Cluster,
     *,
+    namespace: str | None = None,
     advance: Callable[[], None] | None = None,
 ) -> list[Impact]:
-    """Every InferenceService of `cluster`, audited under both versions, compared."""
-    old = list(audit_fleet(before, cluster, advance=advance))
-    new = audit_fleet(after, cluster, advance=advance)
+    """Every InferenceService of `cluster` (only `namespace`'s when given), in the
+    cluster's order, audited under both versions, compared."""
+    isvcs = [m for m in cluster.isvcs if namespace is None or m.namespace == namespace]
+    old = list(audit_fleet(before, cluster, advance=advance, isvcs=isvcs))
+    new = audit_fleet(after, cluster, advance=advance, isvcs=isvcs)
     analysis = UpgradeAnalysis(before, after, cluster)
     return [analysis.impact(b, a) for b, a in zip(old, new, strict=True)]
 

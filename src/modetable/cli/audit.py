@@ -110,6 +110,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if args.from_version is not None:
         for given, option in (
             (args.candidates, "--candidates"),
+            (args.within, "--within"),
             (args.severity or args.problems_only, "--severity/--problems-only"),
             (args.fail_on != _SEVERITIES[0], "--fail-on"),
             (args.output not in ("table", "json", "yaml", HTML_FORMAT), f"-o {args.output}"),
@@ -187,9 +188,12 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     after = policy_at(ruleset, args.to_version or getattr(args, "ome_version", None), io)
     cluster = load_cluster(after, args.manifests, io)
     check_fields(before, cluster)
-    progress = Progress(io.stderr, 2 * len(cluster.isvcs), PROGRESS_LABEL)
+    count = sum(args.namespace in (None, m.namespace) for m in cluster.isvcs)
+    progress = Progress(io.stderr, 2 * count, PROGRESS_LABEL)
     try:
-        impacts = upgrade_impact(before, after, cluster, advance=progress.advance)
+        impacts = upgrade_impact(
+            before, after, cluster, namespace=args.namespace, advance=progress.advance
+        )
     finally:
         progress.close()
     summary = upgrade_summary_json(before, after, impacts)
