@@ -190,3 +190,33 @@ def test_every_field_the_table_names_is_printed(title, real):
         for path in re.findall(r"`([^`]+)`", cell)
     }
     assert named <= _keys(real(title)), title
+
+
+# Objects keyed by data (component names, a section's inputs, counts by
+# result or mode), not by field: their keys are values, their values may hold fields.
+KEYED_BY_DATA = {"components", "inputs", "reconcile", "reconcile_rules", "results", "modes"}
+KEYED_BY_DATA |= {"mode_changes", "severity", "findings"}
+# Sections that document some of their fields as another section's
+# ("every field of select's JSON", "as in audit's deprecations").
+REFERS = {"audit": ("select",), "audit --from V --to V": ("audit", "select")}
+
+
+def _fields(data: Any, keyed_by_data: bool = False) -> set[str]:
+    if isinstance(data, dict):
+        own = set() if keyed_by_data else set(data)
+        return own.union(*(_fields(v, k in KEYED_BY_DATA) for k, v in data.items()))
+    if isinstance(data, list):
+        return set().union(*(_fields(v) for v in data))
+    return set()
+
+
+@pytest.mark.parametrize("title", list(RUNS))
+def test_every_field_printed_is_on_the_page(title, real):
+    """The other way round: each field the run prints is shown in the example or
+    named in the section's text (or the section it refers to), so a field added
+    to the output fails here until the page documents it."""
+    text = "".join(sections()[t] for t in (title, *REFERS.get(title, ())))
+    named = set(re.findall(r'"([^"]+)":', text)) | set(re.findall(r"`([^`]+)`", text))
+    named |= {part.removesuffix("[]") for name in list(named) for part in name.split(".")}
+    missing = sorted(_fields(real(title)) - named)
+    assert missing == [], f"{title}: {missing}"
