@@ -228,7 +228,11 @@ sys.exit(main(sys.argv[1:]))
 
 @pytest.mark.parametrize(
     ("signal_name", "code", "line"),
-    [("SIGTERM", 143, "modetable: terminated\n"), ("SIGINT", 130, "modetable: interrupted\n")],
+    [
+        ("SIGTERM", 143, "modetable: terminated\n"),
+        ("SIGINT", 130, "modetable: interrupted\n"),
+        ("SIGHUP", 129, "modetable: hung up\n"),  # the terminal closed
+    ],
 )
 def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
     """A real signal to a real process staging the pages of `docs --out`: it
@@ -259,6 +263,23 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         process.kill()
     assert (process.returncode, stdout, stderr) == (code, b"", line.encode())
     assert not out.exists()
+
+
+def test_a_hangup_ignored_at_the_start_stays_ignored():
+    """Under `nohup` a closed terminal must not stop modetable: only a SIGHUP
+    that would have killed it unwinds it instead."""
+    import signal
+
+    from modetable.cli import _sigterm_raises
+
+    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        with _sigterm_raises():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGHUP, before)
 
 
 def test_docs_out_writes_no_page_when_one_cannot_be_written(tmp_path):

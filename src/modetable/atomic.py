@@ -8,9 +8,9 @@ over several files:
    beside it (so the rename never crosses a file system), flushed and fsynced,
    with the old file's permissions; a folder that is missing is made; the file
    it replaces keeps a second name (a hard link). A failure or an interruption
-   here (an error, Ctrl-C, SIGTERM) removes what staging made: nothing changed.
+   here (an error, Ctrl-C, SIGTERM, SIGHUP) removes what staging made: nothing changed.
 2. Renames: only when every file is staged is each temporary file renamed over
-   its target (`os.replace`, atomic per file), with SIGINT and SIGTERM held
+   its target (`os.replace`, atomic per file), with SIGINT, SIGTERM and SIGHUP held
    until the last one. A rename that fails puts back the files renamed before
    it, from their second names.
 
@@ -39,7 +39,11 @@ __all__ = ["write_bytes", "write_files", "write_text"]
 # Permissions a new file asks for; the process umask narrows them, as for open().
 _NEW_FILE_MODE = 0o666
 _ATTEMPTS = 100
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_HELD_SIGNALS = {
+    signal.SIGINT,
+    signal.SIGTERM,
+    *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else []),
+}
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
@@ -196,7 +200,7 @@ def _second_name(target: Path, created: list[Path]) -> Path | None:
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM wait until the block ends (then they are delivered)."""
+    """SIGINT, SIGTERM and SIGHUP wait until the block ends (then they are delivered)."""
     try:
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS)
     except (AttributeError, ValueError, OSError):  # no signal masks here

@@ -74,26 +74,41 @@ class UsageError(ModetableError):
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program stands so that cleanups run as for Ctrl-C."""
+    """SIGTERM or SIGHUP, raised where the program stands so that cleanups run
+    as for Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+# The signals that unwind a command: SIGTERM, and SIGHUP (its terminal closed)
+# where the platform has it.
+_UNWINDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 @contextlib.contextmanager
 def _sigterm_raises() -> Iterator[None]:
-    """While a command runs, SIGTERM unwinds it (a write in progress removes its
-    temporary files) instead of killing the process where it stands."""
+    """While a command runs, SIGTERM and SIGHUP unwind it (a write in progress
+    removes its temporary files) instead of killing the process where it
+    stands. A signal ignored when modetable started (`nohup`) stays ignored."""
 
     def terminate(signum: int, frame: Any) -> None:
-        raise Terminated
+        raise Terminated(signum)
 
+    previous: dict[int, Any] = {}
     try:
-        previous = signal.signal(signal.SIGTERM, terminate)
+        for signum in _UNWINDING:
+            if signal.getsignal(signum) is not signal.SIG_IGN:
+                previous[signum] = signal.signal(signum, terminate)
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -221,9 +236,10 @@ def _run(argv: list[str], io: Any) -> int:
     except KeyboardInterrupt:
         error("interrupted")
         return 130
-    except Terminated:
-        error("terminated")
-        return 143
+    except Terminated as stopped:
+        hung_up = stopped.signum == getattr(signal, "SIGHUP", None)
+        error("hung up" if hung_up else "terminated")
+        return 128 + stopped.signum
     except MemoryError:
         error("error: out of memory (docs/limits.md lists the limits)")
         return EXIT_ERROR
