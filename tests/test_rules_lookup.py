@@ -57,6 +57,19 @@ def test_the_lookup_order(tmp_path, monkeypatch):
     assert (find_rules(here).path, find_rules(here).how) == (here, "given")
 
 
+def test_a_missing_file_the_variable_names_is_said_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "gone" / "modes.yaml"
+    monkeypatch.setenv("MODETABLE_RULES", str(missing))
+    run = run_cli("rules", "check")
+    assert (run.code, run.out) == (2, "")
+    assert run.err == (
+        f"modetable: error: {missing}: no such file or directory (from $MODETABLE_RULES)\n"
+    )
+    run = run_cli("--rules", str(missing), "audit", str(EXAMPLES))
+    assert run.err == f"modetable: error: {missing}: no such file or directory\n"
+
+
 def test_the_checkouts_own_file_is_the_bundled_one(monkeypatch):
     monkeypatch.chdir(RULES.parents[1])
     found = find_rules()

@@ -123,6 +123,22 @@ def test_the_environment_sets_the_version_and_the_option_wins(monkeypatch):
     assert data["version"] == "v1.3"
 
 
+def test_a_bad_version_from_the_environment_names_the_variable(monkeypatch):
+    """Set long ago, the variable is not on the command line the error follows."""
+    monkeypatch.chdir(EXAMPLES.parent)
+    for value, message in (
+        ("bogus", "'bogus' is not an OME version (write it like v1.3.1)"),
+        ("v1.2.1", OLDER.format(v="v1.2.1")),
+    ):
+        monkeypatch.setenv("MODETABLE_OME_VERSION", value)
+        run = run_cli("select", "--isvc", ISVC, "examples/")
+        assert (run.code, run.out) == (2, "")
+        assert run.err == f"modetable: error: {message} (from $MODETABLE_OME_VERSION)\n"
+        # The option wins, and its own error is said as it was.
+        run = run_cli("--ome-version", value, "select", "--isvc", ISVC, "examples/")
+        assert run.err == f"modetable: error: {message}\n"
+
+
 def _with_unreleased_line(tmp_path):
     """A copy of the rules that lists v1.4 ahead of its release."""
     return rules_copy(

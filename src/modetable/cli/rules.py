@@ -110,12 +110,14 @@ _EXAMPLE_GROUP = "example"
 
 def _check(args: argparse.Namespace, io: Io) -> int:
     from modetable.render import dump, line
+    from modetable.rules.find import named_by
     from modetable.rules.load import parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
 
     located = _rules_file(args)
     file = located.path
-    text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
+    with named_by(located.variable):
+        text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
     found: list[Problem] = []
     runs: list[ExampleRun] = []
     try:
@@ -259,9 +261,12 @@ class _Comparison:
 def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.cli.common import policy_at
     from modetable.render import dump
+    from modetable.rules.find import named_by
     from modetable.rules.policy import load_ruleset, rules_json
 
-    ruleset = load_ruleset(_rules_file(args).path)
+    located = _rules_file(args)
+    with named_by(located.variable):
+        ruleset = load_ruleset(located.path)
     only_before: list[str] = []
     only_after: list[str] = []
     if args.against:

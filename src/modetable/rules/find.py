@@ -7,7 +7,9 @@ policy author edits in a clone), else the copy bundled with modetable.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -26,6 +28,7 @@ __all__ = [
     "bundled_rules_path",
     "find_rules",
     "holds_bundled_rules",
+    "named_by",
     "read_rules_bytes",
 ]
 
@@ -48,6 +51,25 @@ class RulesPath:
     path: Path
     how: How
     bundled: bool
+
+    @property
+    def variable(self) -> str | None:
+        """The environment variable that named the file, if one did."""
+        return RULES_VARIABLE if self.how == "environment" else None
+
+
+@contextlib.contextmanager
+def named_by(variable: str | None) -> Iterator[None]:
+    """An error about a value an environment variable gave names the variable
+    (`... (from $MODETABLE_RULES)`): set long ago, it is not on the command line."""
+    try:
+        yield
+    except ModetableError as exc:
+        if variable is None:
+            raise
+        raise ModetableError(
+            f"{exc.message} (from ${variable})", exc.location, code=exc.code
+        ) from None
 
 
 def find_rules(path: str | Path | None = None) -> RulesPath:

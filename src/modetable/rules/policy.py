@@ -16,7 +16,14 @@ from modetable import paths
 from modetable.errors import Location, ModetableError
 from modetable.rules import positions
 from modetable.rules.cache import load_cached
-from modetable.rules.find import asked_version, find_rules, holds_bundled_rules, read_rules_bytes
+from modetable.rules.find import (
+    VERSION_VARIABLE,
+    asked_version,
+    find_rules,
+    holds_bundled_rules,
+    named_by,
+    read_rules_bytes,
+)
 from modetable.rules.model import (
     AdmissionRule,
     Component,
@@ -225,9 +232,11 @@ class RuleSet:
         """Where an OME release stands among the lines (`v1.3.1` → `v1.3`); None
         asks for $MODETABLE_OME_VERSION, else the default version."""
         if version is None:
-            version = asked_version()
-        if version is None:
-            return Placement(self.default_version, self.default_version)
+            asked = asked_version()
+            if asked is None:
+                return Placement(self.default_version, self.default_version)
+            with named_by(VERSION_VARIABLE):
+                return place(asked, self.rules.versions)
         return place(version, self.rules.versions)
 
     def resolve_version(self, version: str | None) -> str:
@@ -256,7 +265,8 @@ def load_ruleset(path: str | Path | None = None) -> RuleSet:
     from the cache of loaded rules when it holds this file's bytes (`rules/cache.py`)."""
     found = find_rules(path)
     file = str(found.path)
-    data = read_rules_bytes(found.path)
+    with named_by(found.variable):
+        data = read_rules_bytes(found.path)
 
     def parse() -> tuple[RuleFile, Any]:
         # The loader (cattrs, validation) is imported only when the cache misses.
