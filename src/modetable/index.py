@@ -42,6 +42,7 @@ class RuntimeIndex:
     # namespace → its runtimes; None → the cluster-scoped ones.
     by_namespace: dict[str | None, tuple[Manifest, ...]] = attrs.field(repr=False)
     _passing: dict[Request, frozenset[Manifest]] = attrs.field(factory=dict, repr=False)
+    _candidates: dict[str | None, tuple[Manifest, ...]] = attrs.field(factory=dict, repr=False)
 
     @cached_property
     def all(self) -> frozenset[Manifest]:
@@ -50,12 +51,15 @@ class RuntimeIndex:
     def candidates(self, namespace: str | None) -> tuple[Manifest, ...]:
         """What an InferenceService in `namespace` is checked against: its namespace's
         runtimes and the cluster's, in the cluster's order."""
-        own = self.by_namespace.get(namespace, ())
-        shared = self.by_namespace.get(None, ())
-        if not own:
-            return shared
-        members = {*own, *shared}
-        return tuple(r for r in self.cluster.runtimes if r in members)
+        found = self._candidates.get(namespace)
+        if found is None:
+            own = self.by_namespace.get(namespace, ())
+            found = shared = self.by_namespace.get(None, ())
+            if own:
+                members = {*own, *shared}
+                found = tuple(r for r in self.cluster.runtimes if r in members)
+            self._candidates[namespace] = found
+        return found
 
     def mode_passing(self, request: Request) -> frozenset[Manifest]:
         """The runtimes every compared component of `request` lets pass (any scope)."""

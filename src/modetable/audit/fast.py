@@ -78,6 +78,9 @@ _MODEL_STEPS = frozenset({Step.MODEL_FORMAT, Step.MODEL_SIZE, Step.SCORE})
 # Steps that depend on the InferenceService beyond its model, and that pruning
 # decides exactly from an index.
 _SHAPE_STEPS = frozenset({Step.ACCELERATOR_CLASS, Step.DEPLOYMENT_MODE})
+# Steps that read nothing of the InferenceService but its accelerator classes
+# and requested modes.
+_LEAD_STEPS = _RUNTIME_STEPS | _SHAPE_STEPS
 # Model steps that read nothing of the runtime but its entries.
 _ENTRY_STEPS = frozenset({Step.MODEL_FORMAT, Step.SCORE})
 
@@ -177,7 +180,10 @@ class FleetSelector:
         self._qualifying: dict[tuple, frozenset[Manifest]] = {}
         self._steps: dict[Hashable, CheckResult] = {}
         self._ranking: dict[Hashable, dict[str, Any]] = {}
-        self._assessed: dict[tuple[Shape, Manifest], Candidate] = {}
+        self._assessed: dict[tuple, dict[Manifest, Candidate]] = {}
+        self._lead: int | None = None
+        self._leads: dict[tuple, dict[Manifest, tuple]] = {}
+        self._last_leads: tuple[_Keys, dict[Manifest, tuple]] | None = None
         self._check_notes: tuple[tuple[SelectionCheck, str | None], ...] | None = None
         self._best: dict[tuple[tuple, str], Candidate | None] = {}
         self._rankings: dict[tuple, tuple[Manifest, ...]] = {}
@@ -189,6 +195,7 @@ class FleetSelector:
         self._ids: dict[Hashable, int] = {}
         self._entry_lists: dict[Manifest, tuple[int, int]] = {}
         self._listings: dict[str, tuple[Manifest, ...]] = {}
+        self._by_name: tuple[Manifest, ...] | None = None
         self._fail_sets: dict[str, frozenset[Manifest]] = {}
         self._verdicts: dict[tuple[str, int, int], bool] = {}
         self._named_views: dict[Manifest, RuntimeView | InheritanceError] = {}
@@ -472,19 +479,81 @@ class FleetSelector:
         """What `checks.assess(ctx, runtime)` gives, from the memoised checks; kept
         per what those read (InferenceServices of different models alike in
         their format facts and size share it)."""
-        keys = self._keys(ctx)
-        key = (keys.checked, runtime)
-        found = self._assessed.get(key)
+        assessed = self._assessed_for(ctx)
+        found = assessed.get(runtime)
         if found is None:
-            found = self._assessed[key] = self._assess(ctx, shape, runtime)
+            found = assessed[runtime] = self._assess(ctx, shape, runtime)
+        return found
+
+    def _assessed_for(self, ctx: Context) -> dict[Manifest, Candidate]:
+        """The runtimes assessed for what an InferenceService's checks read."""
+        keys = self._keys(ctx)
+        found = self._assessed.get(keys.checked)
+        if found is None:
+            found = self._assessed[keys.checked] = {}
         return found
 
     def _assess(self, ctx: Context, shape: Shape, runtime: Manifest) -> Candidate:
         """`checks.assess(ctx, runtime)` (auto-selection, first failure only), with
         each check's result and skip note memoised."""
         view = self.view(runtime)
-        results: list[CheckResult] = []
-        for index, (check, note) in enumerate(self._notes(ctx)):
+        notes = self._notes(ctx)
+        lead = self._lead_count(ctx)
+        results, failed = self._leading(ctx, shape, view)
+        if failed is not None:
+            return failed
+        return self._run(ctx, shape, view, lead, len(notes), results)  # type: ignore[return-value]
+
+    def _lead_count(self, ctx: Context) -> int:
+        """How many checks, from the first, read nothing of the InferenceService
+        but its accelerator classes and the modes it requests (or are skipped)."""
+        if self._lead is None:
+            count = 0
+            for check, note in self._notes(ctx):
+                if note is None and check.check not in _LEAD_STEPS:
+                    break
+                count += 1
+            self._lead = count
+        return self._lead
+
+    def _leading(
+        self, ctx: Context, shape: Shape, view: RuntimeView
+    ) -> tuple[tuple[CheckResult, ...], Candidate | None]:
+        """The leading checks' results on a runtime, and its Candidate when one of
+        them fails (then the same for every model): kept per runtime and what
+        those checks read, so a select for a new model runs only the rest."""
+        keys = self._keys(ctx)
+        last = self._last_leads
+        if last is not None and last[0] is keys:
+            by_runtime = last[1]
+        else:
+            by_runtime = self._leads.setdefault((keys.classes, keys.modes), {})
+            self._last_leads = (keys, by_runtime)
+        found = by_runtime.get(view.runtime)
+        if found is None:
+            ran = self._run(ctx, shape, view, 0, self._lead_count(ctx), ())
+            found = by_runtime[view.runtime] = (
+                ((), ran) if isinstance(ran, Candidate) else (ran, None)
+            )
+        return found
+
+    def _run(
+        self,
+        ctx: Context,
+        shape: Shape,
+        view: RuntimeView,
+        start: int,
+        stop: int,
+        before: tuple[CheckResult, ...],
+    ) -> Candidate | tuple[CheckResult, ...]:
+        """The checks from `start` to `stop` after the results `before`: the
+        runtime's Candidate when one fails or the last check has run, else the
+        results so far."""
+        runtime = view.runtime
+        notes = self._notes(ctx)
+        results = list(before)
+        for index in range(start, stop):
+            check, note = notes[index]
             if note is not None:
                 results.append(self._skip(check, note))
                 continue
@@ -503,6 +572,8 @@ class FleetSelector:
                     listed=check.listed,
                     checks=(*results, *self._after(ctx, index)),
                 )
+        if stop < len(notes):
+            return tuple(results)
         return Candidate(
             runtime=runtime,
             scope_label=self._scope_labels[runtime.scope],
@@ -541,7 +612,13 @@ class FleetSelector:
         """Every runtime of the namespace and the cluster, assessed, in explain's
         order (`selection.order`: those that qualify by rank, then the others in
         the order of their scope and name, which is kept per namespace)."""
-        assessed = {r: self.assess(ctx, shape, r) for r in self.index.candidates(ctx.namespace)}
+        memo = self._assessed_for(ctx)
+        assessed = {}
+        for runtime in self.index.candidates(ctx.namespace):
+            found = memo.get(runtime)
+            if found is None:
+                found = memo[runtime] = self._assess(ctx, shape, runtime)
+            assessed[runtime] = found
         qualifying = sorted((c for c in assessed.values() if c.compatible), key=self._rank_key)
         others = (assessed[r] for r in self._listing(ctx.namespace))
         return (*qualifying, *(c for c in others if not c.compatible))
@@ -551,10 +628,13 @@ class FleetSelector:
         lists those that do not qualify."""
         found = self._listings.get(namespace)
         if found is None:
-            by_name = order(
-                self.policy, [_Unqualified(r) for r in self.index.candidates(namespace)]
-            )
-            found = self._listings[namespace] = tuple(c.runtime for c in by_name)
+            # The order is the runtime's own (scope, then name; ties in the
+            # cluster's order), so one sort of the cluster serves every namespace.
+            if self._by_name is None:
+                by_name = order(self.policy, [_Unqualified(r) for r in self.cluster.runtimes])
+                self._by_name = tuple(c.runtime for c in by_name)
+            members = set(self.index.candidates(namespace))
+            found = self._listings[namespace] = tuple(r for r in self._by_name if r in members)
         return found
 
     def _best_for(self, ctx: Context, shape: Shape) -> Candidate | None:

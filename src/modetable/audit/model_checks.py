@@ -53,6 +53,7 @@ class MemoComparisons(Comparisons):
         super().__init__(policy)
         self._differences: dict[tuple[int, int], tuple[str, ...]] = {}
         self._sides: dict[tuple[int, int], bool] = {}
+        self._texts: dict[tuple[int, int], tuple[bool, str, str]] = {}
         self._labels: dict[int, str] = {}
         # Each distinct value compared gets a small int, so a memo lookup hashes
         # two ints instead of the values again. Entries and model facts are kept
@@ -90,6 +91,13 @@ class MemoComparisons(Comparisons):
         found = self._differences.get(pair)
         if found is None:
             found = self._differences[pair] = super().differences(entry, model)
+        return found
+
+    def entry_texts(self, entry: Entry, model: ModelFacts) -> tuple[bool, str, str]:
+        pair = (self._entry_ids(entry)[1], self._model_ids(model)[1])
+        found = self._texts.get(pair)
+        if found is None:
+            found = self._texts[pair] = super().entry_texts(entry, model)
         return found
 
     def sides_match(self, entry: Entry, model: ModelFacts) -> bool:

@@ -268,9 +268,9 @@ def _check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) 
     inputs = [("model", compare.label(ctx.model))]
     matched = False  # an entry with no difference (compare.first_match)
     for entry in view.entries:
-        found = compare.differences(entry, ctx.model)
-        matched = matched or not found
-        inputs.append((f"{entries_path}[{entry.index}]", "; ".join(found) or "matches"))
+        alike, shown, _reason_part = compare.entry_texts(entry, ctx.model)
+        matched = matched or alike
+        inputs.append((f"{entries_path}[{entry.index}]", shown))
     reason = None if matched else compare.format_reason(view.entries, ctx.model)
     return _result(check, not matched, reason, inputs=tuple(inputs))
 

@@ -33,6 +33,13 @@ class Comparisons:
     def label(self, model: ModelFacts) -> str:
         return label(self.policy, model)
 
+    def entry_texts(self, entry: Entry, model: ModelFacts) -> tuple[bool, str, str]:
+        """Whether `entry` matches `model`; its differences as the format check's
+        trace shows them; and as the check's reason lists them."""
+        found = self.differences(entry, model)
+        separator = selection_rules(self.policy).formats.difference_separator
+        return (not found, "; ".join(found) or "matches", separator.join(found))
+
     # --- built on them --------------------------------------------------------------
 
     def first_match(self, entries: tuple[Entry, ...], model: ModelFacts) -> Entry | None:
@@ -42,8 +49,7 @@ class Comparisons:
         """`model format '<label>' not in supported formats: <entries>`."""
         rules = selection_rules(self.policy).formats
         if entries:
-            parts = [rules.difference_separator.join(self.differences(e, model)) for e in entries]
-            listed = rules.entry_separator.join(parts)
+            listed = rules.entry_separator.join(self.entry_texts(e, model)[2] for e in entries)
         else:
             listed = self.policy.message("no_supported_formats")
         return self.policy.message("format_not_supported", label=self.label(model), entries=listed)
