@@ -206,6 +206,8 @@ class FleetSelector:
         self._not_reached = self.rules.explain.words["not_reached"]
         self._scope_labels = policy.rules.manifests.scope_labels
         self._field_plan = field_plan(policy)
+        self._entries_path = self.rules.runtime.entries
+        self._entry_lines: dict[tuple[int, int, int], tuple[bool, tuple[str, str], str]] = {}
 
     # --- per runtime and per model, once -------------------------------------
 
@@ -359,6 +361,34 @@ class FleetSelector:
             match=match,
         )
 
+    def _format_step(self, ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
+        """The format check (`checks._check_model_format`), each entry's line of
+        its trace kept per model, entry and place."""
+        compare = self.compare
+        model = ctx.model
+        model_id = self._keys(ctx).model
+        inputs = [("model", compare.label(model))]
+        parts = []
+        matched = False  # an entry with no difference (compare.first_match)
+        for entry in view.entries:
+            key = (model_id, compare.entry_id(entry), entry.index)
+            found = self._entry_lines.get(key)
+            if found is None:
+                alike, shown, part = compare.entry_texts(entry, model)
+                line = (f"{self._entries_path}[{entry.index}]", shown)
+                found = self._entry_lines[key] = (alike, line, part)
+            matched = matched or found[0]
+            inputs.append(found[1])
+            parts.append(found[2])
+        reason = None if matched else compare.format_reason(view.entries, model, parts)
+        return CheckResult(
+            check=check.id,
+            step=check.check,
+            state=CheckState.PASSED if matched else CheckState.FAILED,
+            reason=reason,
+            inputs=tuple(inputs),
+        )
+
     def _keys(self, ctx: Context) -> _Keys:
         """The memo keys of one InferenceService's checks, made once per `select`."""
         last = self._last
@@ -418,6 +448,8 @@ class FleetSelector:
         if found is None:
             if step == Step.DEPLOYMENT_MODE:
                 found = self._mode_step(ctx, runtime, check)
+            elif step == Step.MODEL_FORMAT:
+                found = self._format_step(ctx, view, check)
             else:
                 found = STEPS[step](ctx, view, check)
             self._steps[key] = found

@@ -76,6 +76,10 @@ class MemoComparisons(Comparisons):
             )
         return found
 
+    def entry_id(self, entry: Entry) -> int:
+        """What `differences` reads of `entry`, interned."""
+        return self._entry_ids(entry)[1]
+
     def _model_ids(self, model: ModelFacts) -> tuple[ModelFacts, int, int]:
         found = self._models.get(id(model))
         if found is None or found[0] is not model:

@@ -45,11 +45,16 @@ class Comparisons:
     def first_match(self, entries: tuple[Entry, ...], model: ModelFacts) -> Entry | None:
         return next((e for e in entries if not self.differences(e, model)), None)
 
-    def format_reason(self, entries: tuple[Entry, ...], model: ModelFacts) -> str:
-        """`model format '<label>' not in supported formats: <entries>`."""
+    def format_reason(
+        self, entries: tuple[Entry, ...], model: ModelFacts, parts: list[str] | None = None
+    ) -> str:
+        """`model format '<label>' not in supported formats: <entries>`; `parts`, when
+        given, are the entries' reason parts (`entry_texts`), already looked up."""
         rules = selection_rules(self.policy).formats
         if entries:
-            listed = rules.entry_separator.join(self.entry_texts(e, model)[2] for e in entries)
+            if parts is None:
+                parts = [self.entry_texts(e, model)[2] for e in entries]
+            listed = rules.entry_separator.join(parts)
         else:
             listed = self.policy.message("no_supported_formats")
         return self.policy.message("format_not_supported", label=self.label(model), entries=listed)
