@@ -153,7 +153,7 @@ def test_message_params_that_are_not_a_list_are_one_error(tmp_path):
     assert (run.code, run.out) == (2, "")
     assert run.err == (
         f"modetable: error: {rules}:{line}:13: messages.parent_not_found.params: "
-        "expected a list, got the number 5 (quote it to make it a string)\n"
+        "expected a list, got the number 5\n"  # no hint to quote it: a string is no list
     )
 
 

@@ -29,6 +29,7 @@ from modetable.rules.kinds import yaml_key
 from modetable.rules.model import RowCondition, RuleFile, TestValue
 from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
+from modetable.shown import quote
 from modetable.yamlio import decode, describe, duplicate_key_message, load_documents
 
 __all__ = ["converter", "parse_rules", "read_rules_text"]
@@ -52,16 +53,22 @@ class _NotAString(_StructureError):
 _VERSION_KEYS = ("since", "until", "versions", "default_version")
 
 
-def _describe(value: Any) -> str:
+def _describe(value: Any, *, string_wanted: bool = True) -> str:
     """A value as a rules error names it: as yamlio.describe does, but a string
-    as written (`'OMENatve'`, beside the words it is not) and a number with the
-    hint a policy author needs (a version or a name must be quoted)."""
+    as written (`'OMENatve'`, beside the words it is not; shortened and
+    escaped) and, where a string is wanted, a number with the hint a policy
+    author needs (a version or a name must be quoted)."""
     if isinstance(value, str):
-        return repr(value)
+        return quote(value)
     shown = describe(value)
-    if isinstance(value, int | float) and not isinstance(value, bool):
+    if string_wanted and isinstance(value, int | float) and not isinstance(value, bool):
         return f"{shown} (quote it to make it a string)"
     return shown
+
+
+def _described_plainly(value: Any) -> str:
+    """A value where no string is wanted: without the hint to quote a number."""
+    return _describe(value, string_wanted=False)
 
 
 def _strict_str(value: Any, _type: Any) -> str:
@@ -72,13 +79,13 @@ def _strict_str(value: Any, _type: Any) -> str:
 
 def _strict_int(value: Any, _type: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _StructureError(f"expected a whole number, got {_describe(value)}")
+        raise _StructureError(f"expected a whole number, got {_described_plainly(value)}")
     return value
 
 
 def _strict_bool(value: Any, _type: Any) -> bool:
     if not isinstance(value, bool):
-        raise _StructureError(f"expected true or false, got {_describe(value)}")
+        raise _StructureError(f"expected true or false, got {_described_plainly(value)}")
     return value
 
 
@@ -117,7 +124,7 @@ def _make_converter() -> cattrs.Converter:
         def hook(value: Any, _t: Any) -> Any:
             # A list only: cattrs would turn a string into a tuple of characters.
             if not isinstance(value, list):
-                raise _StructureError(f"expected a list, got {_describe(value)}")
+                raise _StructureError(f"expected a list, got {_described_plainly(value)}")
             errors = []
             items = []
             for index, item in enumerate(value):
@@ -140,7 +147,7 @@ def _make_converter() -> cattrs.Converter:
 
         def hook(value: Any, _t: Any) -> Any:
             if not isinstance(value, dict):
-                raise _StructureError(f"expected a mapping, got {_describe(value)}")
+                raise _StructureError(f"expected a mapping, got {_described_plainly(value)}")
             errors = []
             result = {}
             for key, item in value.items():
@@ -195,7 +202,7 @@ def _make_converter() -> cattrs.Converter:
 
         def hook(value: Any, _t: Any) -> Any:
             if not isinstance(value, dict):
-                raise _StructureError(f"expected a mapping, got {_describe(value)}")
+                raise _StructureError(f"expected a mapping, got {_described_plainly(value)}")
             return inner(value, type_)
 
         return hook
