@@ -253,6 +253,7 @@ def test_an_error_names_the_object_and_the_field(policy):
         "InferenceService ns/svc (objects[1]) at spec.model.name: "
         "spec.model.name must be a string, got the number 3"
     )
+    assert error.code is modetable.ErrorCode.WRONG_TYPE
     assert (error.location.file, error.location.field, error.location.line) == (
         "InferenceService ns/svc (objects[1])",
         "spec.model.name",

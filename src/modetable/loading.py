@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, BinaryIO
 
 from modetable.admission import check_fields as check_admission_fields
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import (
     Cluster,
     Manifest,
@@ -158,6 +158,7 @@ def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
                 raise ModetableError(
                     f"{runtime.accelerator_classes}[{index}] must be a string",
                     where(listed, index, at),
+                    code=ErrorCode.WRONG_TYPE,
                 )
         if read(body, runtime.size_range, dict, at) is not None:
             read(body, runtime.size_min, str, at)

@@ -182,6 +182,7 @@ def _text_field(node: dict[str, Any], key: str, context: str, fallback: Location
         raise ModetableError(
             f"{context}.{key} must be a string, got {describe(value)}",
             where(node, key, fallback),
+            code=ErrorCode.WRONG_TYPE,
         )
     return value
 
@@ -201,18 +202,21 @@ def _string_map(node: dict[str, Any], key: str, context: str, fallback: Location
         raise ModetableError(
             f"{context}.{key} must be a mapping of strings, got {describe(value)}",
             where(node, key, fallback),
+            code=ErrorCode.WRONG_TYPE,
         )
     for name, item in value.items():
         if not isinstance(name, str):
             raise ModetableError(
                 f"{context}.{key} keys must be strings, got {describe(name)}",
                 _key_where(value, name, fallback),
+                code=ErrorCode.WRONG_TYPE,
             )
         if item is not None and not isinstance(item, str):
             raise ModetableError(
                 f"{context}.{key}[{name}] must be a string, got {describe(item)}"
                 " (quote it in YAML)",
                 where(value, name, fallback),
+                code=ErrorCode.WRONG_TYPE,
             )
 
 
@@ -234,7 +238,11 @@ def _objects(document: Any, start: Location, list_kind: str) -> Iterator[tuple[A
     if is_list(document, list_kind):
         items = document.get("items") or []
         if not isinstance(items, list):
-            raise ModetableError("items of a List must be a list", where(document, "items", start))
+            raise ModetableError(
+                "items of a List must be a list",
+                where(document, "items", start),
+                code=ErrorCode.WRONG_TYPE,
+            )
         for index, item in enumerate(items):
             yield item, where(items, index, start)
         return
@@ -335,13 +343,19 @@ def _parse_object(
 ) -> Manifest | None:
     """One object as a Manifest; None for a kind the rules do not name."""
     if not isinstance(obj, dict):
-        raise ModetableError(f"a manifest must be a mapping, got {describe(obj)}", location)
+        raise ModetableError(
+            f"a manifest must be a mapping, got {describe(obj)}",
+            location,
+            code=ErrorCode.WRONG_TYPE,
+        )
     kind = obj.get("kind")
     if kind is None or kind == "":
         raise ModetableError("manifest has no kind", location)
     if not isinstance(kind, str):
         raise ModetableError(
-            f"kind must be a string, got {describe(kind)}", where(obj, "kind", location)
+            f"kind must be a string, got {describe(kind)}",
+            where(obj, "kind", location),
+            code=ErrorCode.WRONG_TYPE,
         )
     if kind not in kinds:
         return None
@@ -351,6 +365,7 @@ def _parse_object(
         raise ModetableError(
             f"apiVersion must be a string, got {describe(version)}",
             where(obj, "apiVersion", location),
+            code=ErrorCode.WRONG_TYPE,
         )
     scope = kinds[kind][1]
     metadata = obj.get("metadata")
@@ -375,6 +390,7 @@ def _parse_object(
         raise ModetableError(
             f"spec must be a mapping, got {describe(spec_value)}",
             where(obj, "spec", location),
+            code=ErrorCode.WRONG_TYPE,
         )
     return Manifest(kind, name, namespace, scope, obj, location)
 
@@ -616,6 +632,7 @@ def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> No
             raise ModetableError(
                 f"{paths.render(segments[: depth + 1])} must be {expected}, got {describe(value)}",
                 where(node, segment, manifest.location),
+                code=ErrorCode.WRONG_TYPE,
             )
         node = value
 

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from modetable import paths
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.rules.model import Component
 from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
@@ -174,6 +174,7 @@ def _verdict(
         raise ModetableError(
             f"{plan.where_text} must be a string, got {describe(value)}",
             location or objects.fallback,
+            code=ErrorCode.WRONG_TYPE,
         )
     shown = _shown(value)
     if not plan.in_force:

@@ -21,7 +21,7 @@ import datetime
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import DEFAULT_NAMESPACE, is_list
 from modetable.yamlio import MAX_DEPTH, MAX_NODES, YamlList, YamlMap, describe
 
@@ -89,7 +89,9 @@ def object_documents(
             if not isinstance(items, list | tuple):
                 label = _label(obj, origin, scopes)
                 raise ModetableError(
-                    "items of a List must be a list", Location(label, field="items")
+                    "items of a List must be a list",
+                    Location(label, field="items"),
+                    code=ErrorCode.WRONG_TYPE,
                 )
             for number, item in enumerate(items):
                 yield _document(item, f"{origin}.items[{number}]", scopes, budget)

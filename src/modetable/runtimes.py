@@ -48,7 +48,11 @@ def runtime_request(policy: Policy, isvc: Manifest) -> RuntimeRefRequest | None:
     if name is paths.MISSING or name in (None, ""):
         return None
     if not isinstance(name, str):
-        raise ModetableError("spec.runtime.name must be a string", _location(isvc, ref.name))
+        raise ModetableError(
+            "spec.runtime.name must be a string",
+            _location(isvc, ref.name),
+            code=ErrorCode.WRONG_TYPE,
+        )
     kind = paths.lookup(isvc.body, paths.split(ref.kind))
     if kind is paths.MISSING or kind in (None, ""):
         kind = ref.default_kind

@@ -514,7 +514,7 @@ def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     """Every field the checks read holds what OME's API would let it hold, and
     every mapping on the way to it is a mapping (a list at `*`): an object the
     API server would refuse is bad input, not a value read as unset."""
-    from modetable.errors import ModetableError
+    from modetable.errors import ErrorCode, ModetableError
     from modetable.yamlio import describe, where
 
     for segments, holds in _read_paths(policy):
@@ -524,6 +524,7 @@ def check_test_fields(policy: Policy, isvc: Manifest) -> None:
                 raise ModetableError(
                     f"{paths.render(segments)} must be {shown}, got {describe(value)}",
                     where(node, segment, isvc.location),
+                    code=ErrorCode.WRONG_TYPE,
                 )
 
 

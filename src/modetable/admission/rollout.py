@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.admission.fields import Reader
-from modetable.errors import ModetableError
+from modetable.errors import ErrorCode, ModetableError
 from modetable.manifests import Manifest
 from modetable.matching import declares
 from modetable.rules.model import (
@@ -683,6 +683,7 @@ class _Checker:
             raise ModetableError(
                 f"{path} must be {what}, got {describe(value)}",
                 where(holder, key, self.isvc.location),
+                code=ErrorCode.WRONG_TYPE,
             )
         return value
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from modetable.errors import ModetableError
+from modetable.errors import ErrorCode, ModetableError
 from modetable.manifests import Cluster, Manifest
 from modetable.matching import RuntimeMatch, match_runtime, requested_modes
 from modetable.modes import Resolution
@@ -248,6 +248,7 @@ def _check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCh
             raise ModetableError(
                 f"{path}[{index}] must be a string",
                 where(listed, index, listed_at or view.runtime.location),
+                code=ErrorCode.WRONG_TYPE,
             )
     missing = [name for _path, name in ctx.classes if name not in listed]
     inputs = (*((p, repr(name)) for p, name in ctx.classes), (path, _shown(listed or None)))

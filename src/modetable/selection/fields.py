@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from modetable import paths
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.yamlio import describe
 
 __all__ = ["is_set", "read"]
@@ -33,6 +33,7 @@ def read(
         raise ModetableError(
             f"{prefix}{paths.render(segments)} must be {kind}, got {describe(value)}",
             paths.value_location(node, segments, fallback) or fallback,
+            code=ErrorCode.WRONG_TYPE,
         )
     return value
 

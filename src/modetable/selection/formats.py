@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import Manifest
 from modetable.paths import split, value_location
 from modetable.rules.model import Selection, SpecFields
@@ -149,7 +149,9 @@ def entries_of(
         here = where_in(items, index, list_where)
         prefix = f"{path}[{index}]."
         if not isinstance(item, dict):
-            raise ModetableError(f"{path}[{index}] must be a mapping", here)
+            raise ModetableError(
+                f"{path}[{index}] must be a mapping", here, code=ErrorCode.WRONG_TYPE
+            )
         sides = {}
         for side in (fields.format, fields.framework):
             sides[side] = _spec(item, side, selection.spec_fields, here, entry=True, prefix=prefix)
