@@ -1626,7 +1626,8 @@ SCOPE = (
     "Allowed by the {n} checks modetable runs; not modelled: the webhook's checks of the "
     "name, autoscalers and scaling policy, PodDisruptionBudgets, placement, traffic, lifecycle "
     "and ready policy, migration requests, replica references, overlays and PVCs, and its "
-    "UPDATE-only rules; the API server's schema beyond spec.deploymentMode and spec.model.name; "
+    "UPDATE-only rules; the API server's schema beyond spec.deploymentMode, spec.model.name "
+    "and spec.runtime.name; "
     "the mutating defaulter"
 )
 
