@@ -252,6 +252,38 @@ def test_the_table_for_people(fleet):
     )
 
 
+def test_one_inference_service_is_counted_in_the_singular(tmp_path):
+    documents = fleet_documents()
+    path = write(
+        tmp_path, "one.yaml", yaml.safe_dump_all([*documents[:4], documents[5]], sort_keys=False)
+    )
+    run = run_cli("audit", str(path))
+    assert run.code == 0
+    assert run.out.splitlines() == [
+        "NAMESPACE    NAME    RUNTIME    ENGINE                   FINDINGS",
+        "a            native  plain      OMENative (ServiceSpec)  -",
+        "",
+        "1 InferenceService (v1.3): 1 ok, 0 with errors, 0 with warnings, 0 with info; "
+        "findings: 0 errors, 0 warnings, 0 info",
+    ]
+    upgrade = run_cli("audit", str(path), "--from", "v1.2.2")
+    assert upgrade.out.splitlines()[0] == (
+        "Upgrade v1.2.2 -> v1.3: 1 InferenceService, 1 change (0 breaking), "
+        "0 stay as they are."
+    )
+    page = run_cli("audit", str(path), "-o", "html").out
+    assert _meta_sentence(page) == "1 InferenceService under OME v1.3."
+    assert 'Showing <output id="shown">1</output> of 1 InferenceService.</p>' in page
+    page = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "html").out
+    assert _meta_sentence(page) == "1 InferenceService."
+
+
+def _meta_sentence(page: str) -> str:
+    """The page's first sentence under its title (the rules line follows it)."""
+    meta = page.split('<p class="meta">', 1)[1].split("</p>", 1)[0]
+    return meta.split(" Rules: ", 1)[0]
+
+
 def test_a_healthy_fleet_exits_0(tmp_path):
     documents = fleet_documents()
     path = write(

@@ -199,7 +199,7 @@ def test_the_upgrade_table(fleet):
     assert run.code == 1
     lines = run.out.splitlines()
     assert lines[0] == (
-        "Upgrade v1.2.2 -> v1.3: 4 InferenceServices, 3 change (1 breaking), 1 stay as they are."
+        "Upgrade v1.2.2 -> v1.3: 4 InferenceServices, 3 change (1 breaking), 1 stays as it is."
     )
     assert lines[2].split() == ["NAMESPACE", "NAME", "RUNTIME", "ENGINE", "IMPACT"]
     assert lines[3].split() == [

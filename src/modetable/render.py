@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from modetable.shown import escape
 
-__all__ = ["FORMATS", "dump", "line", "table"]
+__all__ = ["FORMATS", "counted", "dump", "line", "table"]
 
 FORMATS = ("table", "json", "yaml")
 
@@ -39,6 +39,12 @@ def _dumper() -> type:
 
     Dumper.add_multi_representer(StrEnum, lambda dumper, word: dumper.represent_str(str(word)))
     return Dumper
+
+
+def counted(number: int, noun: str) -> str:
+    """`1 InferenceService`, `4 InferenceServices`: a count for people, the noun
+    (one whose plural takes an s) singular for one."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def line(text: str) -> str:

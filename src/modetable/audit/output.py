@@ -10,7 +10,7 @@ from modetable.audit.findings import Finding, counts
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
 from modetable.audit.upgrade import Impact
 from modetable.modes import Resolution
-from modetable.render import line, table
+from modetable.render import counted, line, table
 from modetable.rules.policy import Policy
 
 __all__ = [
@@ -172,7 +172,7 @@ def audit_summary_line(summary: dict[str, Any]) -> str:
     parts = [f"{summary['ok']} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
     found = ", ".join(_count(n, s) for s, n in summary["findings"].items())
     return (
-        f"{summary['isvcs']} InferenceServices ({summary['version']}): "
+        f"{counted(summary['isvcs'], 'InferenceService')} ({summary['version']}): "
         + ", ".join(parts)
         + f"; findings: {found}"
     )
@@ -203,10 +203,13 @@ def write_upgrade(
             ]
         )
     headers = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "IMPACT"]
+    unchanged = summary["unchanged"]
+    stay = "stays as it is" if unchanged == 1 else "stay as they are"
     out.write(
-        f"Upgrade {summary['from']} -> {summary['to']}: {summary['isvcs']} InferenceServices, "
+        f"Upgrade {summary['from']} -> {summary['to']}: "
+        f"{counted(summary['isvcs'], 'InferenceService')}, "
         f"{summary['changed']} change ({summary['breaking']} breaking), "
-        f"{summary['unchanged']} stay as they are.\n"
+        f"{unchanged} {stay}.\n"
     )
     if rows:
         out.write("\n" + table(headers, rows))

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from modetable.html.markup import asset, element, json_island, page, text, visible
+from modetable.render import counted
 
 __all__ = ["audit_page", "upgrade_page"]
 
@@ -174,7 +175,7 @@ def _controls(choices: Iterable[_Choices], total: int) -> str:
         )
         + element(
             "p",
-            f'Showing <output id="shown">{total}</output> of {total} InferenceServices.',
+            f'Showing <output id="shown">{total}</output> of {counted(total, "InferenceService")}.',
             class_="shown",
             aria_live="polite",
         ),
@@ -577,7 +578,7 @@ def audit_page(document: dict[str, Any]) -> str:
         element("h1", text(title)),
         element(
             "p",
-            f"{summary['isvcs']} InferenceServices under OME {text(version)}. "
+            f"{counted(summary['isvcs'], 'InferenceService')} under OME {text(version)}. "
             + _rules_line(document.get("rules")),
             class_="meta",
         ),
@@ -604,7 +605,8 @@ def _left_out(rows: int, audited: int) -> str:
         return ""
     return element(
         "p",
-        f"The rows are the {rows} of the {audited} InferenceServices that <code>--severity</code> "
+        f"The rows are the {rows} of the {counted(audited, 'InferenceService')} that "
+        "<code>--severity</code> "
         "kept; the summary counts every one.",
         class_="muted",
     )
@@ -804,7 +806,8 @@ def upgrade_page(document: dict[str, Any]) -> str:
         element("h1", text(title)),
         element(
             "p",
-            f"{summary['isvcs']} InferenceServices. " + _rules_line(document.get("rules")),
+            f"{counted(summary['isvcs'], 'InferenceService')}. "
+            + _rules_line(document.get("rules")),
             class_="meta",
         ),
         _upgrade_summary(summary),
