@@ -334,3 +334,22 @@ def test_a_component_that_is_not_reconciled_does_not_move(tmp_path):
         "to": "not reconciled because engine failed before it",
     }
     assert (decoder["notes"], decoder["changes"], item["breaking"]) == ([], [], False)
+
+
+def test_an_object_that_does_not_read_stops_the_upgrade_view(tmp_path):
+    """As documented (audit --from): the upgrade view reads strictly, where the
+    audit makes the object a manifest/invalid finding and goes on."""
+    broken = isvc_doc("broken", "a")
+    broken["spec"] = "oops"
+    path = write(
+        tmp_path, "fleet.yaml", yaml.safe_dump_all([*documents(), broken], sort_keys=False)
+    )
+    run = run_cli("audit", str(path), "--from", "v1.2.2")
+    assert (run.code, run.out) == (2, "")
+    # After the fleet: ---, apiVersion, kind, metadata, its name and namespace, spec.
+    line = yaml.safe_dump_all(documents(), sort_keys=False).count("\n") + 7
+    assert run.err == (
+        f"modetable: error: {path}:{line}:7: spec must be a mapping, got the string 'oops'\n"
+    )
+    audited = run_cli("audit", str(path), "-o", "json")
+    assert [f["id"] for f in audited.json()["manifest_findings"]] == ["manifest/invalid"]
