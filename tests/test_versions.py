@@ -81,6 +81,15 @@ def test_a_long_or_spoofing_non_version_is_shown_shortened_and_escaped():
         assert str(caught.value) == f"{shown} is not an OME version (write it like v1.3.1)"
 
 
+def test_a_long_version_is_named_shortened_in_the_warning_and_the_error():
+    """`v1.` and 4,000 digits is a version: named quoted and shortened, not whole."""
+    placed = place("v1." + "9" * 4000, LINES)
+    assert placed.warning == NEWER.format(v="'v1." + "9" * 34 + "...'")
+    with pytest.raises(ModetableError) as caught:
+        place("v0." + "9" * 4000, LINES)
+    assert str(caught.value) == OLDER.format(v="'v0." + "9" * 34 + "...'")
+
+
 def test_the_policy_keeps_the_release_asked_and_the_line_used():
     policy = load_ruleset(RULES).at("1.3.2")
     assert (policy.release, policy.version, policy.warning) == ("v1.3.2", "v1.3", None)

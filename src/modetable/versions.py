@@ -72,6 +72,15 @@ def shown(release: str) -> str:
     return f"v{text[1:]}" if text[:1] in ("v", "V") else f"v{text}"
 
 
+def _named(asked: str) -> str:
+    """A release as a message names it: as it is, or quoted, shortened and
+    escaped when it would not fit a line (`v1.` and 4,000 digits is a version)."""
+    return asked if len(asked) <= _NAMED_LIMIT and asked.isprintable() else quote(asked)
+
+
+_NAMED_LIMIT = 40  # as quote() shortens
+
+
 def _release(version: Version) -> tuple[int, ...]:
     """The release a version leads to, padded: a pre-release counts as its release."""
     parts = version.release
@@ -94,6 +103,7 @@ def place(release: str, lines: Sequence[str]) -> Placement:
     """The rules line that holds `release`; a one-line error when it is older than
     every line or not a version, a warning when newer than the newest line's series."""
     asked = shown(release)
+    named = _named(asked)
     try:
         wanted = _release(parse_version(release.strip()))
     except ValueError:
@@ -105,7 +115,7 @@ def place(release: str, lines: Sequence[str]) -> Placement:
     holding = [line for line in ordered if _release(parse_version(line)) <= wanted]
     if not holding:
         raise ModetableError(
-            f"OME {asked} is older than these rules describe: they cover {covered(lines)}",
+            f"OME {named} is older than these rules describe: they cover {covered(lines)}",
             code=ErrorCode.UNKNOWN_VERSION,
         )
     line = holding[-1]
@@ -114,7 +124,7 @@ def place(release: str, lines: Sequence[str]) -> Placement:
         return Placement(
             asked,
             line,
-            f"OME {asked} is newer than these rules describe: they were written for "
+            f"OME {named} is newer than these rules describe: they were written for "
             f"{newest} ({series(newest)}); using the {newest} rules",
         )
     return Placement(asked, line)
