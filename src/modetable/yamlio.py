@@ -398,12 +398,30 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
     try:
         os.stat(path)
     except FileNotFoundError:
+        closed = _closed_descriptor(path)
+        if closed is not None:
+            return closed
         return "a broken symbolic link" if os.path.islink(path) else "no such file or directory"
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "a symbolic link loop"
         return f"cannot read: {exc.strerror or exc}"
     return None
+
+
+def _closed_descriptor(path: str | os.PathLike[str]) -> str | None:
+    """Why a path to one of this process's descriptors (`/dev/stdin`,
+    `/dev/fd/N`, `/proc/self/fd/N`) names nothing: the descriptor is closed
+    (`<&-` in a shell), which the dangling link would otherwise be taken for."""
+    parts = os.path.realpath(path).split(os.sep)
+    if len(parts) != 5 or parts[:2] != ["", "proc"] or parts[3] != "fd":
+        return None
+    if parts[2] not in ("self", str(os.getpid())) or not parts[4].isdigit():
+        return None
+    descriptor = int(parts[4])
+    if descriptor == 0:
+        return "cannot read: standard input is closed"
+    return f"cannot read: file descriptor {descriptor} is closed"
 
 
 def _unreadable(exc: OSError, file_name: str) -> ModetableError:
