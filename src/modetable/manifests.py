@@ -174,13 +174,18 @@ def kind_scopes(spec: Manifests) -> dict[str, str]:
     return {kind: scope for kind, (_role, scope) in _kinds(spec).items()}
 
 
-def _text_field(node: dict[str, Any], key: str, context: str, fallback: Location) -> str | None:
+def _text_field(
+    node: dict[str, Any], key: str, context: str | None, fallback: Location
+) -> str | None:
+    """`node[key]` when it is a string, None when unset; anything else is refused
+    at its place (`context` names the mapping it sits in, None at the top)."""
     value = node.get(key)
     if value is None:
         return None
     if not isinstance(value, str):
+        field = key if context is None else f"{context}.{key}"
         raise ModetableError(
-            f"{context}.{key} must be a string, got {describe(value)}",
+            f"{field} must be a string, got {describe(value)}",
             where(node, key, fallback),
             code=ErrorCode.WRONG_TYPE,
         )
@@ -348,25 +353,14 @@ def _parse_object(
             location,
             code=ErrorCode.WRONG_TYPE,
         )
-    kind = obj.get("kind")
-    if kind is None or kind == "":
+    kind = _text_field(obj, "kind", None, location)
+    if not kind:
         raise ModetableError("manifest has no kind", location)
-    if not isinstance(kind, str):
-        raise ModetableError(
-            f"kind must be a string, got {describe(kind)}",
-            where(obj, "kind", location),
-            code=ErrorCode.WRONG_TYPE,
-        )
     if kind not in kinds:
         return None
-    version = obj.get("apiVersion")
-    if version is not None and not isinstance(version, str):
-        # The API server refuses it; read by its kind, it would pass for OME's.
-        raise ModetableError(
-            f"apiVersion must be a string, got {describe(version)}",
-            where(obj, "apiVersion", location),
-            code=ErrorCode.WRONG_TYPE,
-        )
+    # The API server refuses an apiVersion that is not a string; read by its
+    # kind alone, such an object would pass for OME's.
+    _text_field(obj, "apiVersion", None, location)
     scope = kinds[kind][1]
     metadata = obj.get("metadata")
     if not isinstance(metadata, dict):
