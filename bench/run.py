@@ -349,11 +349,17 @@ def _audit(fleet: Path, repeats: int) -> tuple[float, int, int]:
 
 def parse_yardstick(fleet: Path, repeats: int) -> float:
     """Seconds PyYAML's C loader takes to parse the fleet's files (best of `repeats`)."""
+    return _best_script(_PARSE, fleet, repeats)
+
+
+def _best_script(script: str, fleet: Path, repeats: int) -> float:
+    """The least of the seconds `script` prints on the fleet's files, each run
+    a fresh process on one core."""
     files = sorted(str(path) for path in fleet.iterdir() if path.suffix in (".yaml", ".json"))
     best = float("inf")
     for _ in range(repeats):
         out = subprocess.run(
-            [sys.executable, "-c", _PARSE, *files],
+            [sys.executable, "-c", script, *files],
             capture_output=True,
             text=True,
             check=True,
@@ -361,6 +367,31 @@ def parse_yardstick(fleet: Path, repeats: int) -> float:
         ).stdout
         best = min(best, float(out))
     return best
+
+
+# The floor under the audit goal: modetable's own reader alone on the same texts,
+# every mapping and list given its place (yamlio on PyYAML's C parser; JSON by
+# jsonio), the collector paused as the CLI pauses it while loading. Everything
+# else an audit does comes on top of this.
+_READ = """
+import gc, sys, time
+from modetable.jsonio import load_json
+from modetable.yamlio import load_documents, one_run
+texts = [(open(name, encoding="utf-8").read(), name) for name in sys.argv[1:]]
+gc.disable()
+started = time.perf_counter()
+with one_run():
+    for text, name in texts:
+        documents = load_json(text, name)
+        if documents is None:
+            documents = load_documents(text, name)
+print(time.perf_counter() - started)
+"""
+
+
+def reader_floor(fleet: Path, repeats: int) -> float:
+    """Seconds modetable's reader takes on the fleet's files (best of `repeats`)."""
+    return _best_script(_READ, fleet, repeats)
 
 
 _AUDITS: dict[tuple[int, int], tuple[float, int, int]] = {}
@@ -399,6 +430,7 @@ def bench_audit(quick: bool, folder: Path) -> list[Row]:
             _met(ratio <= 1 and code in (0, 1)),
         ),
         ("  peak memory (max RSS)", f"{memory / 1024:.0f} MiB", "-", "-", "(printed)", ""),
+        _floor_row(fleet, yardstick, repeats),
         *_json_audit(folder, isvcs, runtimes, repeats),
     ]
 
@@ -427,7 +459,20 @@ def _json_audit(folder: Path, isvcs: int, runtimes: int, repeats: int) -> list[R
             "<= 1x",
             _met(ratio <= 1 and code in (0, 1)),
         ),
+        _floor_row(fleet, yardstick, repeats),
     ]
+
+
+def _floor_row(fleet: Path, yardstick: float, repeats: int) -> Row:
+    floor = reader_floor(fleet, repeats)
+    return (
+        "  of it, modetable's reader alone (every position)",
+        f"{floor:.2f} s",
+        "C loader parse",
+        f"{floor / yardstick:.2f}x",
+        "(the floor)",
+        "",
+    )
 
 
 def bench_growth(quick: bool, folder: Path) -> list[Row]:
