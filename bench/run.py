@@ -28,7 +28,9 @@ Benchmarks (docs/performance.md has the figures, the machine and where the time 
              per file, the text already read, garbage collection on, a fresh
              process per run, best of N, in the same run). Goal: at most 1x it.
              Then the same with the fleet as one JSON List (`kubectl get -o json`,
-             indented by 4), against the C loader parsing that file.
+             indented by 4), against the C loader parsing that file. Each with
+             modetable's reader alone on the same files (every position kept):
+             the floor under the goal, before any check runs.
   growth     the same audit from 1,000 to 10,000 InferenceServices over 1,000
              runtimes. Goal: linear (marginal time per InferenceService flat).
   scale      the audit at 1,000 x 100, 10,000 x 1,000 and 100,000 x 10,000, one core.
