@@ -353,3 +353,29 @@ def test_an_object_that_does_not_read_stops_the_upgrade_view(tmp_path):
     )
     audited = run_cli("audit", str(path), "-o", "json")
     assert [f["id"] for f in audited.json()["manifest_findings"]] == ["manifest/invalid"]
+
+
+def test_a_mode_inherited_since_the_new_version_names_the_source_passed_over(tmp_path):
+    """v1.2.2 has no inheritance: a named child of a MultiNode parent ran its
+    engine by Default. In v1.3 the inherited engine annotation decides, and the
+    reason names the source it passes over (the audit stopped with an internal
+    error here)."""
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("parent", engineConfig=mode_annotation("MultiNode")),
+        runtime_doc(
+            "child",
+            annotations={"ome.io/inherit-from": "parent"},
+            supportedModelFormats=[format_entry()],
+        ),
+        isvc_doc("named", "a", engine={}, runtime={"name": "child"}),
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2")
+    assert run.code == 0, run.err
+    block = run.out.splitlines()[run.out.splitlines().index("a/named:") + 1 :]
+    assert block == [
+        "  engine: RawDeployment (Default) -> MultiNode (ComponentAnnotation)",
+        "    Default no longer decides in v1.3: RawDeployment: not needed, "
+        "ComponentAnnotation decided first",
+    ]

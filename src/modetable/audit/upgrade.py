@@ -201,7 +201,7 @@ class UpgradeAnalysis:
             why.append(
                 policy.message(
                     "upgrade_source_passed_over",
-                    source=passed_over.name,
+                    source=passed_over.source_label,
                     why=passed_over.why,
                     **values,
                 )
