@@ -79,11 +79,17 @@ def test_gpt_oss_20b_goes_to_a_120b_runtime_by_name(clusters):
 def test_qwen2_5_14b_model_has_no_format_yet(clusters):
     """The catalog's ClusterBaseModel qwen2-5-14b-instruct carries no modelFormat (OME
     fills it in once it reads the files); the InferenceService names no runtime
-    and has an engine with no image of its own, so the webhook rejects."""
+    and has an engine with no image of its own, so the webhook rejects with
+    SelectRuntime's error, wrapped as every error of it is."""
     result = outcome(clusters, "qwen2-5-14b-instruct/qwen2-5-14b-instruct")
     text = "invalid model specification: modelFormat.name: model format name is required"
     assert (result.runtime, result.message) == (None, text)
-    assert result.admission.message == WEBHOOK + text
+    assert result.admission.message == (
+        WEBHOOK
+        + "no supporting runtime found for model qwen2-5-14b-instruct and engine does not "
+        + "have complete runner configuration: "
+        + text
+    )
 
 
 def test_exaone_sample_has_no_model_name(clusters):
