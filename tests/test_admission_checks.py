@@ -1571,7 +1571,7 @@ def test_a_virtual_inference_service_with_no_runtime_for_its_model(tmp_path):
         "result": "none",
         "runtime": None,
         "named": False,
-        "message": missing,
+        "message": VIRTUAL,
     }
     assert data["admission"] == {
         "allowed": False,
@@ -1605,6 +1605,68 @@ def test_a_virtual_inference_service_with_no_runtime_for_its_model(tmp_path):
         "engine": {"mode": "VirtualDeployment", "source": "ServiceAnnotation"}
     }
     assert data["reconcile"] == data["reconcile_rules"] == {}
+
+
+VIRTUAL = (
+    "the InferenceService is virtual (VirtualDeployment in its metadata.annotations): the "
+    "controller resolves no model or runtime for it and creates no workload"
+)
+
+
+def test_a_virtual_inference_service_uses_no_runtime_the_webhook_would_pick(tmp_path):
+    """The webhook resolves the runtime and warns that it will be auto-selected;
+    the controller marks the service Ready first and uses none."""
+    docs = [isvc({}, annotations={"ome.io/deploymentMode": "VirtualDeployment"}), *cluster_docs()]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json")
+    assert run.code == 1, run.err
+    data = run.json()
+    assert {k: data[k] for k in ("result", "runtime", "named", "message")} == {
+        "result": "picked",
+        "runtime": None,
+        "named": False,
+        "message": VIRTUAL,
+    }
+    assert (data["admission"]["allowed"], data["admission"]["warnings"]) == (True, [PICKED])
+    assert [e["reason"] for e in data["events"]] == ["InferenceServiceReady"]
+
+
+def test_a_virtual_inference_service_is_no_error_in_the_audit_unless_the_webhook_denies(
+    tmp_path,
+):
+    """With a runner image of its own the webhook selects nothing, and the
+    controller resolves nothing: the service's only finding is its legacy mode.
+    Without one, the webhook's resolution finds no runtime and denies: an error."""
+    virtual = {"ome.io/deploymentMode": "VirtualDeployment"}
+    docs = [
+        {**isvc({"engine": {"runner": {"image": "own:1"}}}, annotations=virtual)},
+        model_doc("m", **llama_model_spec()),
+    ]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "-o", "json")
+    assert run.code == 0, run.err
+    [item] = run.json()["items"]
+    assert (item["problems"], [f["id"] for f in item["findings"]]) == (
+        [],
+        ["mode/VirtualDeployment"],
+    )
+    docs[0] = isvc({}, annotations=virtual)
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "-o", "json")
+    assert run.code == 1, run.err
+    [item] = run.json()["items"]
+    assert item["problems"] == ["denied"]
+    assert [(f["id"], f["message"]) for f in item["findings"]] == [
+        (
+            "outcome/none",
+            WEBHOOK + "no supporting runtime found for model m and engine does not have "
+            "complete runner configuration: no runtime found to support model safetensors "
+            "with format safetensors in namespace ns",
+        ),
+        ("mode/VirtualDeployment", "engine runs in VirtualDeployment, a legacy mode"),
+    ]
 
 
 def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):

@@ -246,7 +246,10 @@ def outcome_findings(
         if checks[0] in rules.not_checked:  # rules without the group grade none
             message = policy.message("admission_not_checked", check=", ".join(checks), why=why)
             found.append(_make(policy, _NOT_CHECKED, checks[0], message, isvc.location, here))
-    if outcome.result in rules.outcome and not covered:
+    # A virtual InferenceService's controller resolves nothing: selection's
+    # outcome is a finding only where the webhook's resolution denies it.
+    webhook_denied = any(d.rule in selection_checks for d in admission.denials)
+    if outcome.result in rules.outcome and not covered and (outcome.resolved or webhook_denied):
         cause = outcome.cause
         found.append(
             _make(

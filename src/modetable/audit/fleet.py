@@ -98,7 +98,7 @@ def _problems_of(outcome: Outcome) -> tuple[str, ...]:
     found = []
     if not outcome.admission.allowed:
         found.append(DENIED)
-    if outcome.runtime is None:
+    if outcome.runtime is None and outcome.resolved:  # a virtual one needs none
         found.append(NO_RUNTIME)
     if outcome.reconcile:
         found.append(RUN_FAILURE)

@@ -772,7 +772,7 @@ LabelPart = Literal[
 ]
 Difference = Literal["pipeline", "architecture", "quantization", "format", "framework"]
 RankKey = Literal["namespace_first", "score", "size_distance", "name"]
-Emit = Literal["warning", "denial", "event", "condition"]
+Emit = Literal["warning", "denial", "event", "condition", "message"]
 EffectWhen = Literal[
     "webhook_selects",
     "webhook_resolves",
@@ -948,7 +948,8 @@ class NoRuntimeMessage:
 
 @attrs.frozen
 class Effect:
-    """One thing an outcome shows: a warning, a denial, an event or a condition."""
+    """One thing an outcome shows: a warning, a denial, an event, a condition,
+    or the message saying why no runtime is used (select's `message`)."""
 
     emit: Emit
     message: MessageKey | None = None

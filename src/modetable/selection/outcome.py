@@ -123,6 +123,10 @@ class Outcome:
     model: Manifest | None = None
     named_check: Candidate | None = None
     no_workload: bool = False
+    # False when the controller handled the InferenceService as virtual before it
+    # resolved a model or a runtime (the rules' `virtual_deployment` effects,
+    # in force): no runtime is used, whatever the webhook's resolution found.
+    resolved: bool = True
     # The object to fix when it is not the InferenceService: the model or the
     # runtime that makes the outcome what it is.
     cause: Manifest | None = None
@@ -239,7 +243,7 @@ class Case:
     ) -> Outcome:
         policy = self.policy
         fill = {**self.values, **values, "message": message or ""}
-        shown, events, conditions = self._shows(results, fill, message)
+        shown, events, conditions, _ = self._shows(results, fill, message)
         if message is None and used is None:
             message = next((s.text for s in shown if s.emit == "denial"), None)
         chooser = self.chooser if self.chooser is not None else Exhaustive(policy)
@@ -247,13 +251,18 @@ class Case:
         if message is None and used is None and admission.denials:
             message = admission.denials[0].reason
         running = effective(policy, self.cluster, self.isvc, used, named)
+        resolved = True
         if running.no_workload:
             # The controller handles a virtual InferenceService before it
-            # resolves a model or a runtime: its own effects replace the
-            # outcome's events and conditions, where the rules give them.
-            _, virtual_events, virtual_conditions = self._shows(OUTCOMES_NOT_RESULTS, fill, message)
-            if virtual_events or virtual_conditions:
-                events, conditions = virtual_events, virtual_conditions
+            # resolves a model or a runtime: where the rules give its effects,
+            # they replace the outcome's events, conditions and message, and
+            # no runtime is used (the webhook's resolution stays in admission).
+            _, virtual_events, virtual_conditions, said = self._shows(
+                OUTCOMES_NOT_RESULTS, fill, message
+            )
+            if virtual_events or virtual_conditions or said:
+                events, conditions, resolved, used = virtual_events, virtual_conditions, False, None
+                message = said[0] if said else message
         return Outcome(
             isvc=self.isvc,
             version=policy.release,
@@ -276,19 +285,23 @@ class Case:
             model=self.model,
             named_check=named_check,
             no_workload=running.no_workload,
+            resolved=resolved,
             cause=cause,
             hint=hint or outcome_hint(policy, results[-1]),
         )
 
     def _shows(
         self, results: tuple[str, ...], fill: dict[str, Any], message: str | None
-    ) -> tuple[list[Shown], list[Event], list[StatusCondition]]:
-        """What the outcomes `results` show, in force and whose `when` holds."""
+    ) -> tuple[list[Shown], list[Event], list[StatusCondition], list[str]]:
+        """What the outcomes `results` show, in force and whose `when` holds:
+        the webhook's texts, the events, the conditions, and the messages
+        (why no runtime is used)."""
         policy = self.policy
         rules = selection_rules(policy)
         shown: list[Shown] = []
         events: list[Event] = []
         conditions: list[StatusCondition] = []
+        said: list[str] = []
         for result in results:
             for effect in rules.outcomes.get(result, ()):
                 if not in_force(effect.since, effect.until, policy.version):
@@ -313,7 +326,9 @@ class Case:
                             result,
                         )
                     )
-        return shown, events, conditions
+                elif effect.emit == "message" and text is not None:
+                    said.append(text)
+        return shown, events, conditions, said
 
 
 class Chooser(Protocol):
