@@ -442,12 +442,26 @@ def test_named_lookup_follows_kind_since_v13(v13, v122):
     assert named(v122, "rt", *both).runtime.kind == "ServingRuntime"
 
 
-def test_a_disabled_named_runtime_is_refused_since_v13(v13):
+def test_a_disabled_named_runtime_is_refused_since_v13(v13, v122):
+    """The controller validates the runtime it fetched: `Runtime {rt} failed
+    validation: {err}` (webhook facts, section 3); v1.2.2's event keeps the bare
+    error, its text unknown."""
     result = named(v13, "rt", rt(disabled=True))
     assert result.runtime is None
     assert result.admission.message == (
         WEBHOOK + "runtime rt does not support model m: cluster-scoped runtime rt is disabled"
     )
+    assert [(e.type, e.reason, e.message) for e in result.events] == [
+        (
+            "Warning",
+            "RuntimeValidationError",
+            "Runtime rt failed validation: cluster-scoped runtime rt is disabled",
+        )
+    ]
+    old = named(v122, "rt", rt(disabled=True))
+    assert [(e.reason, e.message) for e in old.events] == [
+        ("RuntimeValidationError", "cluster-scoped runtime rt is disabled")
+    ]
 
 
 def test_a_broken_chain(v13):
