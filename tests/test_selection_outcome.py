@@ -151,9 +151,29 @@ def test_named_runtime_that_passes_gives_no_advisory(v13):
     assert result.result == "named"
     assert result.events == ()
     assert result.admission.warnings == ()
-    assert [(c.type, c.status, c.reason) for c in result.conditions] == [
-        ("RuntimeReady", "True", "RuntimeResolved")
-    ]
+    # A new InferenceService records no RuntimeReady, and OME sets it True only
+    # where it is recorded (clearRuntimeUnresolved).
+    assert result.conditions == ()
+
+
+def test_runtime_ready_turns_true_only_where_it_is_recorded(v13, v122):
+    """An InferenceService of a live cluster's dump that records RuntimeReady
+    (False after a runtime went missing) gets True/RuntimeResolved once one is
+    used; v1.2.2 has no such condition."""
+    docs = example_docs()
+    for doc in docs:
+        if doc["kind"] == "InferenceService":
+            doc["spec"]["runtime"] = {"name": "srt-llama-3-3-70b-instruct"}
+            doc["status"] = {
+                "conditions": [
+                    {"type": "Ready", "status": "True"},
+                    {"type": "RuntimeReady", "status": "False", "reason": "RuntimeNotFound"},
+                ]
+            }
+    for policy, expected in ((v13, [("RuntimeReady", "True", "RuntimeResolved")]), (v122, [])):
+        cluster = cluster_of(policy, *docs)
+        result = select(policy, cluster, cluster.isvcs[0])
+        assert [(c.type, c.status, c.reason) for c in result.conditions] == expected
 
 
 # --- section 8: the failure message ---------------------------------------------

@@ -171,3 +171,6 @@ def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
             read(node, ref.kind, str, at, f"{ref.path}.")
         for path in selection.accelerator_classes:
             read(body, path, str, at)
+        from modetable.selection.outcome import recorded_conditions
+
+        recorded_conditions(policy, manifest)

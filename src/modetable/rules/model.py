@@ -783,6 +783,9 @@ EffectWhen = Literal[
     "no_model",
     "kind_cluster",
     "kind_namespace",
+    # The InferenceService already records the condition the effect sets
+    # (its type among the `selection.status_conditions`).
+    "recorded",
 ]
 
 
@@ -998,6 +1001,9 @@ class Selection:
     # outcome -> the message that tells the user what to do about it (the
     # outcome's `hint` wherever it is shown).
     hints: dict[OutcomeRef, Annotated[str, Ref("message", params=())]] = attrs.Factory(dict)
+    # Where an InferenceService keeps its conditions (a list of {type, ...}):
+    # a dump of a live cluster has them, a repository's manifests do not.
+    status_conditions: str | None = None
 
 
 @attrs.frozen

@@ -58,6 +58,7 @@ __all__ = [
     "found_elsewhere",
     "no_runtime_message",
     "outcome_hint",
+    "recorded_conditions",
     "select",
     "when_conditions",
 ]
@@ -210,6 +211,24 @@ def when_conditions(
     }
 
 
+# The `when` word an effect holds by where its condition is already recorded.
+_RECORDED = "recorded"
+
+
+def recorded_conditions(policy: Policy, isvc: Manifest) -> frozenset[str]:
+    """The types of the conditions `isvc` already records (`status_conditions`)."""
+    path = selection_rules(policy).status_conditions
+    if path is None:
+        return frozenset()
+    listed = read(isvc.body, path, list, isvc.location) or []
+    types = set()
+    for index, item in enumerate(listed):
+        kind = read(item, "type", str, isvc.location, f"{path}[{index}].") if item else None
+        if kind is not None:
+            types.add(kind)
+    return frozenset(types)
+
+
 def _image_at(body: Any, path: str) -> bool:
     """Whether `path` names an image: the webhook tests `image != ""`, so an
     empty value is none (and so is a non-string, which the API server refuses)."""
@@ -229,6 +248,7 @@ class Case:
     candidates: tuple[Candidate, ...] = ()
     model: Manifest | None = None
     chooser: Chooser | None = None  # None: the reference's
+    recorded: frozenset[str] = frozenset()  # the conditions it already records
 
     def finish(
         self,
@@ -306,7 +326,10 @@ class Case:
             for effect in rules.outcomes.get(result, ()):
                 if not in_force(effect.since, effect.until, policy.version):
                     continue
-                if not all(self.when[w] for w in effect.when):
+                if not all(
+                    effect.type in self.recorded if w == _RECORDED else self.when[w]
+                    for w in effect.when
+                ):
                     continue
                 text = policy.message(effect.message, **fill) if effect.message else message
                 if effect.emit in ("warning", "denial") and text is not None:
@@ -419,6 +442,7 @@ def select(
         isvc=isvc,
         chooser=chooser,
         when=when_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
+        recorded=recorded_conditions(policy, isvc),
         values={
             "model": ref.name if isinstance(ref, ModelRef) else "",
             "namespace": isvc.namespace,
