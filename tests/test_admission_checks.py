@@ -604,6 +604,26 @@ def test_a_model_the_webhook_finds_by_name_but_not_as_its_kind(tmp_path):
     }
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"model": {"name": "m", "kind": "BaseModel"}, "engine": None},
+        {"model": {"name": "m", "kind": "BaseModel"}, "engine": {"runner": {"image": "own:1"}}},
+    ],
+    ids=["no-engine", "own-runner-image"],
+)
+def test_where_the_webhook_resolves_nothing_the_model_kind_leaves_nothing_undecided(
+    tmp_path, spec
+):
+    """Without an engine, or with a runner image of its own and no runtime named,
+    the webhook never looks the runtime or model up: runtime resolution has
+    nothing to weigh, so it is run (and passes), not left undecided."""
+    docs = [isvc(spec), *cluster_docs()]
+    verdict = admission_everywhere(tmp_path, docs, "v1.3")
+    assert (verdict["allowed"], verdict["not_checked"]) == (True, [])
+    assert verdict["checked"] == list(V13)
+
+
 def test_a_wrong_type_is_bad_input_on_every_command(tmp_path):
     path = tmp_path / "m.yaml"
     docs = [isvc({"engine": {"worker": {"size": "2"}, "leader": {}}}), *cluster_docs()]
@@ -1686,8 +1706,9 @@ def test_a_virtual_inference_service_keeps_todays_events_in_v122(tmp_path):
 
 SCOPE = (
     "Allowed by the {n} checks modetable runs; not modelled: the webhook's checks of the "
-    "name, autoscalers and scaling policy, PodDisruptionBudgets, placement, traffic, lifecycle "
-    "and ready policy, migration requests, replica references, overlays and PVCs, and its "
+    "name, autoscalers and scaling policy, PodDisruptionBudgets, placement and routing, "
+    "traffic, lifecycle and ready policy, migration requests, replica references and "
+    "collisions with standalone InferenceReplicas, overlays and PVCs, and its "
     "UPDATE-only rules; the API server's schema beyond spec.deploymentMode, spec.model.name "
     "and spec.runtime.name; "
     "the mutating defaulter"
@@ -1743,4 +1764,5 @@ def test_run_failures_name_the_rule_behind_them(tmp_path):
     }
     assert data["reconcile_rules"] == {"engine": "component-virtual", "router": "component-virtual"}
     assert [e["outcome"] for e in data["events"]] == []
-    assert [c["outcome"] for c in data["conditions"]] == ["picked"]
+    # A new InferenceService records no RuntimeReady for the pick to turn True.
+    assert data["conditions"] == []

@@ -26,7 +26,7 @@ from modetable.rules.model import (
 from modetable.runtimes import runtime_request
 from modetable.selection.checks import STEPS, Step
 from modetable.selection.formats import DIFFERENCES, LABEL_PARTS
-from modetable.selection.outcome import when_conditions
+from modetable.selection.outcome import RECORDED, when_conditions
 from modetable.selection.scoring import RANK_KEYS
 
 
@@ -55,7 +55,8 @@ def test_effect_conditions_are_the_facts_an_outcome_computes(v13):
     cluster = read_cluster([str(EXAMPLES)], v13.rules.manifests)
     isvc = cluster.isvcs[0]
     facts = when_conditions(v13, isvc, runtime_request(v13, isvc), has_model=True)
-    assert _words(EffectWhen) == set(facts)
+    # and the one each effect decides by its own condition (recorded or not)
+    assert _words(EffectWhen) == {*facts, RECORDED}
 
 
 def test_every_verdict_has_its_explanation():

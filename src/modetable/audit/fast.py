@@ -785,7 +785,7 @@ class FleetSelector:
         return found
 
     def admission(
-        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str
+        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str | None
     ) -> Admission:
         """`admission.admit`, its checks reading the fields they read from one
         walk of the InferenceService (`field_plan`)."""

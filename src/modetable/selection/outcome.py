@@ -45,6 +45,7 @@ from modetable.versions import in_force
 __all__ = [
     "MODEL_FORMAT_MISSING",
     "PICKED",
+    "RECORDED",
     "Case",
     "Chooser",
     "Event",
@@ -211,8 +212,10 @@ def when_conditions(
     }
 
 
-# The `when` word an effect holds by where its condition is already recorded.
-_RECORDED = "recorded"
+# The `when` word an effect holds by where its condition is already recorded,
+# and the one that holds where the webhook resolves the runtime and model.
+RECORDED = "recorded"
+_RESOLVES = "webhook_resolves"
 
 
 def recorded_conditions(policy: Policy, isvc: Manifest) -> frozenset[str]:
@@ -267,7 +270,10 @@ class Case:
         if message is None and used is None:
             message = next((s.text for s in shown if s.emit == "denial"), None)
         chooser = self.chooser if self.chooser is not None else Exhaustive(policy)
-        admission = chooser.admission(self.isvc, self.cluster, tuple(shown), results[-1])
+        # The webhook weighs selection's outcome only where it resolves the
+        # runtime and model (validateRuntimeAndModelResolution's lookup).
+        weighed = results[-1] if self.when[_RESOLVES] else None
+        admission = chooser.admission(self.isvc, self.cluster, tuple(shown), weighed)
         if message is None and used is None and admission.denials:
             message = admission.denials[0].reason
         running = effective(policy, self.cluster, self.isvc, used, named)
@@ -327,7 +333,7 @@ class Case:
                 if not in_force(effect.since, effect.until, policy.version):
                     continue
                 if not all(
-                    effect.type in self.recorded if w == _RECORDED else self.when[w]
+                    effect.type in self.recorded if w == RECORDED else self.when[w]
                     for w in effect.when
                 ):
                     continue
@@ -387,7 +393,7 @@ class Chooser(Protocol):
         ...
 
     def admission(
-        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str
+        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str | None
     ) -> Admission:
         """The admission verdict, given what selection shows (`admission.admit`)."""
         ...
@@ -422,7 +428,7 @@ class Exhaustive:
         return assess(ctx, runtime, named=True, view=view)
 
     def admission(
-        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str
+        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str | None
     ) -> Admission:
         return admit(self.policy, isvc, cluster, selection=selection, result=result)
 
