@@ -136,6 +136,42 @@ def test_effective_table_prints_mode_and_source(tmp_path):
     ]
 
 
+def test_effective_uses_no_runtime_that_ome_refuses(tmp_path):
+    """A disabled named runtime, or one named for a model with no format, is
+    not used (select says so too): its MultiNode is no component's mode. With
+    the model missing from the manifests, the named runtime's modes stay the
+    answer (the model may be in the cluster)."""
+    from conftest import format_entry, llama_model_spec, model_doc
+
+    isvc = isvc_doc(engine={}, runtime={"name": "rt"})
+    multinode = {
+        "engineConfig": mode_annotation("MultiNode"),
+        "supportedModelFormats": [format_entry()],
+    }
+    cases = {
+        "disabled": [
+            model_doc("m", **llama_model_spec()),
+            runtime_doc("rt", disabled=True, **multinode),
+        ],
+        "no-format": [model_doc("m"), runtime_doc("rt", **multinode)],
+    }
+    for name, docs in cases.items():
+        path = manifests(tmp_path, isvc, *docs, name=f"{name}.yaml")
+        run = run_cli("effective", "--isvc", "ns/svc", path)
+        assert (run.code, run.out.splitlines()) == (
+            0,
+            [
+                "InferenceService ns/svc: no runtime",
+                "COMPONENT    MODE",
+                "engine       RawDeployment (Default)",
+            ],
+        ), name
+        assert run_cli("select", "--isvc", "ns/svc", path, "-o", "json").json()["runtime"] is None
+    path = manifests(tmp_path, isvc, runtime_doc("rt", engineConfig=mode_annotation("MultiNode")))
+    run = run_cli("effective", "--isvc", "ns/svc", path)
+    assert run.out.splitlines()[2] == "engine       MultiNode (ComponentAnnotation)"
+
+
 def test_effective_json_contract(tmp_path):
     path = manifests(
         tmp_path,

@@ -196,14 +196,20 @@ def effective_result(
             "which is not among the manifests",
             request.location,
         )
-    used = named_runtime
     selected = False
     if runtime is not None:
         used = _runtime_by_name(policy, cluster, isvc, runtime, named_runtime)
-    elif request is None:
-        # None named: the runtime OME would select, if any.
-        used = select(policy, cluster, isvc).runtime
-        selected = used is not None
+    else:
+        # The runtime OME uses, as select finds it: the one it would select,
+        # or the one named, but none where OME refuses it for what the
+        # manifests show (`cause`: disabled, a broken chain, a model with no
+        # format) and none for a virtual InferenceService. A model missing
+        # from the manifests leaves the named runtime's modes the answer.
+        outcome = select(policy, cluster, isvc)
+        used = outcome.runtime
+        if used is None and outcome.resolved and outcome.cause is None:
+            used = named_runtime
+        selected = used is not None and request is None
     named = used is not None and used is named_runtime
     found = effective(policy, cluster, isvc, used, named)
     return EffectiveResult(policy=policy, isvc=isvc, effective=found, selected=selected)
