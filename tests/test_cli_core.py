@@ -132,7 +132,8 @@ def test_effective_table_prints_mode_and_source(tmp_path):
         "InferenceService ns/svc: runtime rt (ClusterServingRuntime, named)",
         "COMPONENT    MODE                             RUN-TIME ERROR",
         "engine       MultiNode (ComponentAnnotation)",
-        "router       MultiNode (ComponentAnnotation)  invalid deployment mode for router",
+        "router       MultiNode (ComponentAnnotation)  Failed to reconcile component: invalid "
+        "deployment mode for router",
     ]
 
 
@@ -189,6 +190,7 @@ def test_effective_json_contract(tmp_path):
             "router": {"mode": "MultiNode", "source": "ComponentAnnotation"},
         },
         "reconcile": {"router": "invalid deployment mode for router"},
+        "reconcile_logs": {"router": "Failed to reconcile component"},
         "rules": rules_used(),
     }
 

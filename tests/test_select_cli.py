@@ -50,6 +50,7 @@ def test_json_contract_of_the_example():
         "components",
         "reconcile",
         "reconcile_rules",
+        "reconcile_logs",
         "candidates",
         "named_check",
         "cause",
@@ -107,6 +108,8 @@ def test_a_picked_runtime_exits_0_with_its_warning_and_the_running_modes(tmp_pat
     data = run_cli("select", "--isvc", "ns/svc", path, "-o", "json").json()
     assert data["components"]["router"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
     assert data["reconcile"] == {"router": "invalid deployment mode for router"}
+    # The manager logs it under this line, with no event (the page).
+    assert data["reconcile_logs"] == {"router": "Failed to reconcile component"}
 
 
 def test_yaml_output(tmp_path):

@@ -14,7 +14,15 @@ from modetable.modes import Objects, Resolution, resolve
 from modetable.rules.policy import Policy
 from modetable.runtimes import resolve_chain
 
-__all__ = ["Effective", "effective", "failures_with_rules", "merge_along", "run_failures"]
+__all__ = [
+    "Effective",
+    "effective",
+    "failure_logs",
+    "failures_with_rules",
+    "logged",
+    "merge_along",
+    "run_failures",
+]
 
 
 @attrs.frozen
@@ -26,6 +34,8 @@ class Effective:
     components: dict[str, Resolution]
     reconcile: dict[str, str]
     no_workload: bool = False
+    # Component -> what OME's manager logs its failure under (no event shows it).
+    logs: dict[str, str] = attrs.Factory(dict)
 
 
 # The paths sources read, as a tree: segment -> the tree below it ({} at the end).
@@ -135,6 +145,7 @@ def effective(
         components=components,
         reconcile=reconcile,
         no_workload=no_workload,
+        logs=failure_logs(policy, components) if reconcile else {},
     )
 
 
@@ -177,3 +188,20 @@ def failures_with_rules(
         if rule.stops_later:
             stopped_by = (component.name, rule.id)
     return failures
+
+
+def failure_logs(policy: Policy, components: dict[str, Resolution]) -> dict[str, str]:
+    """Component -> the line OME's manager logs its own failure under (its run
+    failure's `log`); the components not reconciled after it log nothing."""
+    rules = {f.id: f for f in policy.run_failures}
+    logs = {}
+    for name, (error, rule_id) in failures_with_rules(policy, components).items():
+        rule = rules.get(rule_id or "")
+        if rule is not None and error == policy.message(rule.error, component=name):
+            logs[name] = policy.message(rule.log)
+    return logs
+
+
+def logged(error: str, log: str | None) -> str:
+    """A run-time error as OME's manager logs it (`log`: the line it logs it under)."""
+    return f"{log}: {error}" if log else error

@@ -176,6 +176,7 @@ class EffectiveResult(_AboutOne):
                 name: resolution_json(r, trace=False) for name, r in found.components.items()
             },
             "reconcile": dict(found.reconcile),
+            "reconcile_logs": dict(found.logs),
             "rules": rules_json(self._policy),
         }
 

@@ -19,7 +19,7 @@ from modetable.manifests import Manifest, duplicate_message
 from modetable.modes import Resolution, Verdict
 from modetable.rules.model import FindingKind, Findings, ModeFinding
 from modetable.rules.policy import Policy
-from modetable.running import failures_with_rules
+from modetable.running import failures_with_rules, logged
 from modetable.selection import Outcome
 from modetable.shown import escape
 
@@ -276,7 +276,7 @@ def outcome_findings(
         for component, (error, rule) in failures_with_rules(policy, outcome.components).items():
             where, holder = _mode_place(outcome, outcome.components[component])
             group, key = (_RUN_FAILURE, rule) if rule is not None else (_COMPONENT, component)
-            message = f"{component}: {error}"
+            message = f"{component}: {logged(error, outcome.reconcile_logs.get(component))}"
             found.append(_make(policy, group, key, message, where, ObjectRef.of(holder)))
     for component, resolution in outcome.components.items():
         entry = graded.asking.get(resolution.mode or "")

@@ -12,6 +12,7 @@ from modetable.audit.upgrade import Impact
 from modetable.modes import Resolution
 from modetable.render import counted, line, table
 from modetable.rules.policy import Policy
+from modetable.running import logged
 
 __all__ = [
     "PROBLEM_WORDS",
@@ -99,7 +100,10 @@ def _problem_lines(item: Audited) -> list[str]:
     elif NO_RUNTIME in item.problems:
         lines.append(f"{PROBLEM_WORDS[NO_RUNTIME]}: {outcome.message or outcome.result}")
     word = PROBLEM_WORDS[RUN_FAILURE]
-    lines.extend(f"{word}: {name}: {error}" for name, error in outcome.reconcile.items())
+    lines.extend(
+        f"{word}: {name}: {logged(error, outcome.reconcile_logs.get(name))}"
+        for name, error in outcome.reconcile.items()
+    )
     return lines
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "add_manifests",
     "add_namespaces",
     "add_output",
+    "components_table",
     "covered",
     "isvc_and_cluster",
     "load_cluster",
@@ -240,3 +241,22 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
         return cluster.find_isvc(next(iter(refs))), cluster
     cluster = load_cluster(policy, args.manifests, io)
     return cluster.find_isvc(ref), cluster
+
+
+def components_table(data: dict[str, Any]) -> str:
+    """The COMPONENT / MODE (/ RUN-TIME ERROR) table of select's and effective's
+    JSON: a failure is shown as OME's manager logs it, when the rules say how."""
+    from modetable.render import table
+    from modetable.running import logged
+
+    reconcile, logs = data["reconcile"], data["reconcile_logs"]
+    rows = [
+        [
+            name,
+            f"{component['mode']} ({component['source']})",
+            logged(reconcile[name], logs.get(name)) if name in reconcile else "",
+        ]
+        for name, component in data["components"].items()
+    ]
+    headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if reconcile else ["COMPONENT", "MODE"]
+    return table(headers, [row[: len(headers)] for row in rows])

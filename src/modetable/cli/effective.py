@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
+from modetable.cli.common import (
+    Io,
+    add_isvc_inputs,
+    components_table,
+    isvc_and_cluster,
+    load_policy,
+    rules_note,
+)
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -26,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import effective_result
-    from modetable.render import dump, line, table
+    from modetable.render import dump, line
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
@@ -47,11 +54,5 @@ def run(args: argparse.Namespace, io: Io) -> int:
                 f"({runtime['kind']}, {how})"
             )
         )
-    reconcile = data["reconcile"]
-    rows = [
-        [name, f"{c['mode']} ({c['source']})", reconcile.get(name, "")]
-        for name, c in data["components"].items()
-    ]
-    headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if reconcile else ["COMPONENT", "MODE"]
-    io.stdout.write(table(headers, [row[: len(headers)] for row in rows]))
+    io.stdout.write(components_table(data))
     return 0

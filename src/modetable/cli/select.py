@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
+from modetable.cli.common import (
+    Io,
+    add_isvc_inputs,
+    components_table,
+    isvc_and_cluster,
+    load_policy,
+    rules_note,
+)
 from modetable.rules.policy import Policy
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
@@ -78,13 +85,7 @@ def _print(policy: Policy, data: dict, io: Io) -> None:
         out.write(table(["CONDITION", "STATUS", "REASON", "MESSAGE"], rows))
     if data["components"]:
         out.write("\n")
-        reconcile = data["reconcile"]
-        rows = [
-            [name, f"{c['mode']} ({c['source']})", reconcile.get(name, "")]
-            for name, c in data["components"].items()
-        ]
-        headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if reconcile else ["COMPONENT", "MODE"]
-        out.write(table(headers, [row[: len(headers)] for row in rows]))
+        out.write(components_table(data))
 
 
 def _cause_lines(data: dict) -> list[str]:

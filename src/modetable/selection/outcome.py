@@ -122,6 +122,8 @@ class Outcome:
     # Component → the id of the rules' run failure behind its `reconcile` error
     # (None where no rule names its mode).
     reconcile_rules: dict[str, str | None] = attrs.Factory(dict)
+    # Component -> the line OME's manager logs its failure under.
+    reconcile_logs: dict[str, str] = attrs.Factory(dict)
     model: Manifest | None = None
     named_check: Candidate | None = None
     no_workload: bool = False
@@ -301,6 +303,7 @@ class Case:
             conditions=tuple(conditions),
             components=running.components,
             reconcile=running.reconcile,
+            reconcile_logs=running.logs,
             reconcile_rules={
                 c: rule
                 for c, (_, rule) in (

@@ -85,6 +85,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         },
         "reconcile": dict(outcome.reconcile),
         "reconcile_rules": dict(outcome.reconcile_rules),
+        "reconcile_logs": dict(outcome.reconcile_logs),
         "candidates": [candidate_json(c) for c in outcome.candidates],
         "named_check": candidate_json(named_check) if named_check else None,
         "cause": object_json(outcome.cause),
