@@ -624,11 +624,23 @@ def test_where_the_webhook_resolves_nothing_the_model_kind_leaves_nothing_undeci
     assert verdict["checked"] == list(V13)
 
 
-def test_a_wrong_type_is_bad_input_on_every_command(tmp_path):
+@pytest.mark.parametrize(
+    ("engine", "said"),
+    [
+        (
+            {"worker": {"size": "2"}, "leader": {}},
+            "spec.engine.worker.size must be an integer, got the string '2'",
+        ),
+        # Whether the webhook selects reads it: a number is no image, and no
+        # image the API server takes either.
+        ({"runner": {"image": 5}}, "spec.engine.runner.image must be a string, got the number 5"),
+    ],
+    ids=["worker-size", "runner-image"],
+)
+def test_a_wrong_type_is_bad_input_on_every_command(tmp_path, engine, said):
     path = tmp_path / "m.yaml"
-    docs = [isvc({"engine": {"worker": {"size": "2"}, "leader": {}}}), *cluster_docs()]
+    docs = [isvc({"engine": engine}), *cluster_docs()]
     path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
-    said = "spec.engine.worker.size must be an integer, got the string '2'"
     for command in (("admit", "--isvc", "ns/svc"), ("select", "--isvc", "ns/svc")):
         run = run_cli(*command, str(path))
         assert run.code == 2

@@ -169,7 +169,11 @@ def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
         if node is not None:
             read(node, ref.name, str, at, f"{ref.path}.")
             read(node, ref.kind, str, at, f"{ref.path}.")
-        for path in selection.accelerator_classes:
+        for path in (
+            *selection.accelerator_classes,
+            *selection.webhook.own_image_any,
+            *selection.webhook.own_image_all,
+        ):
             read(body, path, str, at)
         from modetable.selection.outcome import recorded_conditions
 

@@ -14,9 +14,10 @@ from typing import Any, Protocol
 import attrs
 
 from modetable.admission import Admission, Shown, admit
+from modetable.errors import Location
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution
-from modetable.paths import lookup, render, split
+from modetable.paths import render, split
 from modetable.rules.model import OUTCOMES_NOT_RESULTS
 from modetable.rules.policy import Policy
 from modetable.running import effective, failures_with_rules
@@ -195,8 +196,9 @@ def when_conditions(
     hook = selection_rules(policy).webhook
     body = isvc.body
     has_engine = is_set(body, hook.requires)
-    own_image = any(_image_at(body, p) for p in hook.own_image_any) or (
-        bool(hook.own_image_all) and all(_image_at(body, p) for p in hook.own_image_all)
+    at = isvc.location
+    own_image = any(_image_at(body, p, at) for p in hook.own_image_any) or (
+        bool(hook.own_image_all) and all(_image_at(body, p, at) for p in hook.own_image_all)
     )
     kind_scope = _scope_of(policy, request.kind) if request else None
     return {
@@ -234,11 +236,10 @@ def recorded_conditions(policy: Policy, isvc: Manifest) -> frozenset[str]:
     return frozenset(types)
 
 
-def _image_at(body: Any, path: str) -> bool:
+def _image_at(body: Any, path: str, fallback: Location) -> bool:
     """Whether `path` names an image: the webhook tests `image != ""`, so an
-    empty value is none (and so is a non-string, which the API server refuses)."""
-    value = lookup(body, split(path))
-    return isinstance(value, str) and value != ""
+    empty value is none; a value that is not a string the API server refuses."""
+    return bool(read(body, path, str, fallback))
 
 
 @attrs.frozen(eq=False)
