@@ -379,3 +379,26 @@ def test_a_mode_inherited_since_the_new_version_names_the_source_passed_over(tmp
         "    Default no longer decides in v1.3: RawDeployment: not needed, "
         "ComponentAnnotation decided first",
     ]
+
+
+def test_a_named_serving_runtime_gives_way_to_a_cluster_one_of_its_name(tmp_path):
+    """v1.2.2 ignores spec.runtime.kind and tries the ServingRuntime first; v1.3
+    looks the ClusterServingRuntime up first (selection facts, section 9): the
+    reason names both runtimes by kind, and the lookups."""
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("same", supportedModelFormats=[format_entry()]),
+        runtime_doc(
+            "same", "ServingRuntime", namespace="a", supportedModelFormats=[format_entry()]
+        ),
+        isvc_doc("switch", "a", engine={}, runtime={"name": "same"}),
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2")
+    assert run.code == 0, run.err
+    block = run.out.splitlines()[run.out.splitlines().index("a/switch:") + 1 :]
+    assert block == [
+        "  the runtime changes from ServingRuntime a/same to ClusterServingRuntime same",
+        "  the runtime named is looked up as ClusterServingRuntime then ServingRuntime in v1.3, "
+        "as ServingRuntime then ClusterServingRuntime in v1.2.2",
+    ]

@@ -19,6 +19,7 @@ __all__ = [
     "InheritanceError",
     "RuntimeRefRequest",
     "find_named_runtime",
+    "lookup_order",
     "merge_inherited",
     "resolve_chain",
     "runtime_request",
@@ -69,23 +70,27 @@ def _location(obj: Manifest, path: str) -> Location:
     return paths.value_location(obj.body, paths.split(path), obj.location) or obj.location
 
 
-def find_named_runtime(
-    policy: Policy, cluster: Cluster, isvc: Manifest, request: RuntimeRefRequest
-) -> Manifest | None:
-    """The runtime `request` resolves to, by the lookup order in force."""
+def lookup_order(policy: Policy, request: RuntimeRefRequest) -> tuple[str, ...]:
+    """The kinds a named runtime is looked up as, in order, in force for
+    `request`'s kind (none: a kind no lookup takes)."""
     for lookup in policy.rules.runtime_ref.lookups:
         if not in_force(lookup.since, lookup.until, policy.version):
             continue
         if lookup.kind is not None and lookup.kind != request.kind:
             continue
-        for kind in lookup.order:
-            scope = _scope(policy, kind)
-            found = cluster.get(
-                kind, request.name, isvc.namespace if scope == "namespace" else None
-            )
-            if found is not None:
-                return found
-        return None
+        return lookup.order
+    return ()
+
+
+def find_named_runtime(
+    policy: Policy, cluster: Cluster, isvc: Manifest, request: RuntimeRefRequest
+) -> Manifest | None:
+    """The runtime `request` resolves to, by the lookup order in force."""
+    for kind in lookup_order(policy, request):
+        scope = _scope(policy, kind)
+        found = cluster.get(kind, request.name, isvc.namespace if scope == "namespace" else None)
+        if found is not None:
+            return found
     return None
 
 

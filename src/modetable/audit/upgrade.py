@@ -23,6 +23,7 @@ from modetable.audit.moves import find_move
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution, Verdict
 from modetable.rules.policy import Policy
+from modetable.runtimes import lookup_order, runtime_request
 from modetable.selection import assess, make_context
 
 __all__ = [
@@ -104,9 +105,14 @@ def _runtime(audited: Audited) -> tuple[str, str] | None:
     return None if runtime is None else (runtime.kind, runtime.ref)
 
 
-def _runtime_name(audited: Audited) -> str:
-    runtime = audited.outcome.runtime
-    return runtime.name if runtime is not None else "none"
+def _runtime_name(audited: Audited, other: Audited) -> str:
+    """The runtime's name, with its kind where the other side's has the same name."""
+    runtime, theirs = audited.outcome.runtime, other.outcome.runtime
+    if runtime is None:
+        return "none"
+    if theirs is not None and theirs.name == runtime.name:
+        return f"{runtime.kind} {runtime.ref}"
+    return runtime.name
 
 
 class UpgradeAnalysis:
@@ -127,10 +133,23 @@ class UpgradeAnalysis:
         why = [
             policy.message(
                 "upgrade_runtime_changed",
-                before=_runtime_name(before),
-                after=_runtime_name(after),
+                before=_runtime_name(before, after),
+                after=_runtime_name(after, before),
             )
         ]
+        request = runtime_request(policy, after.isvc)
+        if request is not None:
+            old_order = lookup_order(self.before, runtime_request(self.before, before.isvc))
+            new_order = lookup_order(policy, request)
+            if old_order != new_order:
+                why.append(
+                    policy.message(
+                        "upgrade_lookup_changed",
+                        after=" then ".join(new_order),
+                        before=" then ".join(old_order),
+                        **self._values(),
+                    )
+                )
         old = before.outcome.runtime
         model = after.outcome.model
         if old is not None and not before.outcome.named and model is not None:
