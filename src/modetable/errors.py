@@ -68,6 +68,7 @@ class ErrorCode(StrEnum):
     BAD_DOCUMENT = "bad-document"
     UNKNOWN_VERSION = "unknown-version"
     BROKEN_CHAIN = "broken-chain"
+    DENIED = "denied"
     BAD_TAG = "bad-tag"
     OVER_LIMIT = "over-limit"
     CANNOT_READ = "cannot-read"

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, BinaryIO
 
 from modetable.admission import check_fields as check_admission_fields
+from modetable.admission.runtimes import runtime_denial
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import (
     Cluster,
@@ -123,6 +124,9 @@ def check_cluster(policy: Policy, cluster: Cluster) -> None:
     for objects in (cluster.models, cluster.runtimes, cluster.isvcs):
         for manifest in objects:
             _check_selection_object(policy, manifest)
+    # A runtime OME's webhook denies on apply cannot be in the cluster.
+    for runtime in cluster.runtimes:
+        _check_runtime_admitted(policy, runtime)
     # And every field the admission checks read, on every InferenceService.
     for isvc in cluster.isvcs:
         check_admission_fields(policy, isvc)
@@ -134,6 +138,15 @@ def check_object(policy: Policy, manifest: Manifest) -> None:
     _check_selection_object(policy, manifest)
     if manifest.kind == policy.rules.manifests.inference_service:
         check_admission_fields(policy, manifest)
+    elif manifest.kind in {k.kind for k in policy.rules.manifests.runtimes}:
+        _check_runtime_admitted(policy, manifest)
+
+
+def _check_runtime_admitted(policy: Policy, runtime: Manifest) -> None:
+    """The runtime is one OME's ServingRuntime webhook admits (`runtime_admission`)."""
+    denial = runtime_denial(policy, runtime)
+    if denial is not None:
+        raise ModetableError(denial, runtime.location, code=ErrorCode.DENIED)
 
 
 def _check_selection_object(policy: Policy, manifest: Manifest) -> None:

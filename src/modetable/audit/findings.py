@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import Manifest, duplicate_message
 from modetable.modes import Resolution, Verdict
 from modetable.rules.model import FindingKind, Findings, ModeFinding
@@ -55,6 +55,7 @@ _MODE = "mode"
 _MANIFEST = "manifest"
 _INVALID = "invalid"
 _DUPLICATE = "duplicate"
+_DENIED = "denied"
 # The kind of admission check that shows runtime selection's own denials and
 # warnings (admission/kinds.py CHECKS); its findings are selection's outcome.
 _SELECTION = "selection"
@@ -354,9 +355,16 @@ def move_targets(policy: Policy, outcome: Outcome) -> list[tuple[str, Any]]:
 
 
 def invalid_finding(policy: Policy, error: ModetableError, obj: ObjectRef) -> Finding:
-    """An object modetable cannot read, with the error `select` gives for it."""
+    """An object modetable cannot read, or one OME's webhook denies on apply
+    (where the rules grade that apart), with the error `select` gives for it."""
+    denied = error.code == ErrorCode.DENIED and _findings_rules(policy).manifest.denied
     return _make(
-        policy, _MANIFEST, _INVALID, error.message, error.location or Location("<input>"), obj
+        policy,
+        _MANIFEST,
+        _DENIED if denied else _INVALID,
+        error.message,
+        error.location or Location("<input>"),
+        obj,
     )
 
 

@@ -73,6 +73,10 @@ def _print(policy: Policy, data: dict, io: Io) -> None:
         out.write("Admission: denied\n" + line(admission["message"]))
     for said in admission_lines(policy, admission):
         out.write(line(said))
+    webhook = policy.rules.runtime_admission
+    if runtime is not None and webhook is not None:
+        # The runtime used is taken to exist: say which of its checks that rests on.
+        out.write(line(policy.message(webhook.not_modelled)))
     if data["events"]:
         out.write("\n")
         rows = [[e["type"], e["reason"], e["message"]] for e in data["events"]]

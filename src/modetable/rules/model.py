@@ -101,8 +101,12 @@ __all__ = [
     "RuleFile",
     "RunFailure",
     "RunningMerge",
+    "RuntimeAdmission",
+    "RuntimeCheck",
+    "RuntimeCheckKind",
     "RuntimeFields",
     "RuntimeRef",
+    "RuntimeWebhook",
     "Scope",
     "Score",
     "Selection",
@@ -715,6 +719,48 @@ class RuntimeRef:
     lookups: tuple[RefLookup, ...]
 
 
+# What the ServingRuntime webhook checks (admission/runtimes.py does each).
+RuntimeCheckKind = Literal["profile_disabled", "priorities_agree"]
+
+
+@attrs.frozen
+class RuntimeWebhook:
+    """The validating webhook of one runtime kind: its name in kubectl's denial
+    and the word its messages name the kind by."""
+
+    kind: KindName
+    name: str
+    kind_word: str
+
+
+@attrs.frozen
+class RuntimeCheck:
+    """One check of the ServingRuntime webhook on apply."""
+
+    id: Annotated[str, Defines("runtime admission check")]
+    check: RuntimeCheckKind
+    message: Annotated[str, Ref("message", params=("runtime", "kind_word", "name"))]
+    # profile_disabled: where a profile says so, and the value that makes one.
+    field: str | None = None
+    value: str | None = None
+    # priorities_agree: an entry's name, whose autoSelect entries share a priority.
+    entry_name: str | None = None
+    since: str | None = None
+    until: str | None = None
+
+
+@attrs.frozen
+class RuntimeAdmission:
+    """The ServingRuntime webhook on apply: a runtime it denies never exists,
+    so no InferenceService gets it. A disabled runtime is admitted before the
+    checks run. `not_modelled`: what the webhook checks that modetable does not."""
+
+    webhooks: tuple[RuntimeWebhook, ...]
+    denial: Annotated[str, Ref("message", params=("webhook", "message"))]
+    checks: tuple[RuntimeCheck, ...]
+    not_modelled: Annotated[str, Ref("message", params=())]
+
+
 @attrs.frozen
 class Inheritance:
     annotation: str
@@ -1139,6 +1185,8 @@ class ManifestFindings:
 
     invalid: FindingKind
     duplicate: FindingKind
+    # An object OME's webhook denies on apply (runtime_admission).
+    denied: FindingKind | None = None
 
 
 @attrs.frozen
@@ -1189,5 +1237,6 @@ class RuleFile:
     explanations: Annotated[dict[str, str], Templates(EXPLANATION_PARAMS)]
     mode_moves: tuple[ModeMove, ...] = ()
     selection: Selection | None = None
+    runtime_admission: RuntimeAdmission | None = None
     findings: Findings | None = None
     docs: Docs | None = None
