@@ -152,6 +152,12 @@ class Fleet:
             ],
             "protocolVersions": ["openAI"],
         }
+        # OME's runtime webhook denies autoSelect entries of one name (unset
+        # is one name) with different priorities: each entry is named apart,
+        # as a runtime the cluster holds must be (no random draw, so the
+        # fleet is the one earlier figures were measured on).
+        for number, entry in enumerate(spec["supportedModelFormats"]):
+            entry["name"] = f"entry-{number}"
         if self.chance(3):
             spec["disabled"] = True
         if self.chance(60):
