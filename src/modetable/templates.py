@@ -25,20 +25,13 @@ def placeholders(template: str) -> tuple[str, ...]:
 
 
 def fill(template: str, values: Mapping[str, object]) -> str:
-    """`template` with each `{name}` replaced by `values[name]`."""
-    parts = []
-    for literal, field in _pieces(template):
-        parts.append(literal)
-        if field is not None:
-            parts.append(str(values[field]))
-    return "".join(parts)
+    """`template` with each `{name}` replaced by `values[name]`.
 
-
-# The rules hold a few hundred templates, filled hundreds of thousands of times
-# in a fleet's audit: each is split into its pieces once.
-@lru_cache(maxsize=4096)
-def _pieces(template: str) -> tuple[tuple[str, str | None], ...]:
-    return tuple((literal, field) for literal, field, _spec, _conv in _FORMATTER.parse(template))
+    Every template the rules hold is checked at load to have plain names only
+    (`placeholders`: no attribute, index, format spec or conversion), so
+    str.format_map reads it as nothing but names, in C: a fleet's audit fills
+    hundreds of thousands of them."""
+    return template.format_map(values)
 
 
 _GO_ESCAPES = {
