@@ -288,6 +288,16 @@ def test_a_move_from_a_version_with_no_runtime_leaves_no_workload_behind(tmp_pat
     assert [c["name"] for c in engine["changes"]] == ["LWS_GROUP_SIZE", "LWS_WORKER_INDEX"] * 2
 
 
+def upgrade_reasons(tmp_path, docs: list[dict], isvc: str) -> list[str]:
+    """What `audit --from v1.2.2` says under `isvc` (NAMESPACE/NAME), the
+    upgrade breaking nothing."""
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2")
+    assert run.code == 0, run.err
+    lines = run.out.splitlines()
+    return lines[lines.index(f"{isvc}:") + 1 :]
+
+
 def test_a_mode_valid_only_since_the_new_version_is_said_once(tmp_path):
     """OMENative in a component annotation is no mode in v1.2.2 (Default decided
     there); the one reason is that the annotation now counts, not also that
@@ -297,11 +307,7 @@ def test_a_mode_valid_only_since_the_new_version_is_said_once(tmp_path):
         runtime_doc("plain", supportedModelFormats=[format_entry()]),
         isvc_doc("native", "a", engine=mode_annotation("OMENative")),
     ]
-    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
-    run = run_cli("audit", str(path), "--from", "v1.2.2")
-    assert run.code == 0, run.err
-    block = run.out.splitlines()[run.out.splitlines().index("a/native:") + 1 :]
-    assert block == [
+    assert upgrade_reasons(tmp_path, docs, "a/native") == [
         "  engine: RawDeployment (Default) -> OMENative (ComponentAnnotation)",
         "    ComponentAnnotation decides in v1.3; in v1.2.2, "
         "OMENative: not a valid mode in v1.2.2, so no mode",
@@ -370,11 +376,7 @@ def test_a_mode_inherited_since_the_new_version_names_the_source_passed_over(tmp
         ),
         isvc_doc("named", "a", engine={}, runtime={"name": "child"}),
     ]
-    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
-    run = run_cli("audit", str(path), "--from", "v1.2.2")
-    assert run.code == 0, run.err
-    block = run.out.splitlines()[run.out.splitlines().index("a/named:") + 1 :]
-    assert block == [
+    assert upgrade_reasons(tmp_path, docs, "a/named") == [
         "  engine: RawDeployment (Default) -> MultiNode (ComponentAnnotation)",
         "    Default no longer decides in v1.3: RawDeployment: not needed, "
         "ComponentAnnotation decided first",
@@ -393,11 +395,7 @@ def test_a_named_serving_runtime_gives_way_to_a_cluster_one_of_its_name(tmp_path
         ),
         isvc_doc("switch", "a", engine={}, runtime={"name": "same"}),
     ]
-    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
-    run = run_cli("audit", str(path), "--from", "v1.2.2")
-    assert run.code == 0, run.err
-    block = run.out.splitlines()[run.out.splitlines().index("a/switch:") + 1 :]
-    assert block == [
+    assert upgrade_reasons(tmp_path, docs, "a/switch") == [
         "  the runtime changes from ServingRuntime a/same to ClusterServingRuntime same",
         "  the runtime named is looked up as ClusterServingRuntime then ServingRuntime in v1.3, "
         "as ServingRuntime then ClusterServingRuntime in v1.2.2",
