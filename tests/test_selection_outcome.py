@@ -463,9 +463,11 @@ def test_named_lookup_follows_kind_since_v13(v13, v122):
 
 
 def test_a_disabled_named_runtime_is_refused_since_v13(v13, v122):
-    """The controller validates the runtime it fetched: `Runtime {rt} failed
-    validation: {err}` (webhook facts, section 3); v1.2.2's event keeps the bare
-    error, its text unknown."""
+    """The controller's ValidateRuntime fails with a model (`Runtime {rt} does
+    not support model {model}: {err}`); a runtime-only InferenceService's
+    runtime is found disabled after the fetch (`Runtime {rt} failed validation:
+    {err}`; webhook facts, section 3). v1.2.2's event keeps the bare error, its
+    text unknown."""
     result = named(v13, "rt", rt(disabled=True))
     assert result.runtime is None
     assert result.admission.message == (
@@ -474,6 +476,14 @@ def test_a_disabled_named_runtime_is_refused_since_v13(v13, v122):
     assert [(e.type, e.reason, e.message) for e in result.events] == [
         (
             "Warning",
+            "RuntimeValidationError",
+            "Runtime rt does not support model m: cluster-scoped runtime rt is disabled",
+        )
+    ]
+    isvc = isvc_doc(model=None, engine={}, runtime={"name": "rt"})
+    alone = select_one(v13, isvc, rt(disabled=True))
+    assert [(e.reason, e.message) for e in alone.events] == [
+        (
             "RuntimeValidationError",
             "Runtime rt failed validation: cluster-scoped runtime rt is disabled",
         )

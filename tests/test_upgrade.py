@@ -400,3 +400,30 @@ def test_a_named_serving_runtime_gives_way_to_a_cluster_one_of_its_name(tmp_path
         "  the runtime named is looked up as ClusterServingRuntime then ServingRuntime in v1.3, "
         "as ServingRuntime then ClusterServingRuntime in v1.2.2",
     ]
+
+
+def test_the_upgrade_judges_runtimes_by_the_webhooks_they_were_made_under(tmp_path):
+    """A profile that is not disabled passes v1.2.2's runtime webhook, and stays
+    after the upgrade (webhooks do not judge stored objects again), though
+    v1.3's would deny it now: the upgrade view uses it on both sides."""
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc(
+            "profile",
+            annotations={"ome.io/runtime-profile": "true"},
+            supportedModelFormats=[format_entry()],
+        ),
+        isvc_doc("svc", "a", engine={}),
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2", "--to", "v1.3", "-o", "json")
+    assert run.code == 0, run.err
+    [item] = run.json()["items"]
+    assert item["runtime"]["from"] == item["runtime"]["to"] == {
+        "name": "profile",
+        "kind": "ClusterServingRuntime",
+        "named": False,
+    }
+    # Made today, v1.3's webhook denies it: the plain audit leaves it out.
+    audited = run_cli("audit", str(path), "-o", "json").json()
+    assert [f["id"] for f in audited["manifest_findings"]] == ["manifest/denied"]

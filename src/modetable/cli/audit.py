@@ -186,8 +186,11 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     ruleset = load_rules(args)
     before = policy_at(ruleset, args.from_version, io)
     after = policy_at(ruleset, args.to_version or getattr(args, "ome_version", None), io)
-    cluster = load_cluster(after, args.manifests, io)
-    check_fields(before, cluster)
+    # The objects are the cluster's before the upgrade, made under `before`'s
+    # webhooks (a runtime they deny never existed; one only `after`'s deny
+    # stays, as webhooks do not judge stored objects again).
+    cluster = load_cluster(before, args.manifests, io)
+    check_fields(after, cluster)
     count = sum(args.namespace in (None, m.namespace) for m in cluster.isvcs)
     progress = Progress(io.stderr, 2 * count, PROGRESS_LABEL)
     try:
