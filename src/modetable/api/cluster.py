@@ -119,8 +119,10 @@ class Cluster:
 
 
 def _checking_policy(rules: Rules | Policy | None) -> rules_policy.Policy:
-    """A policy of the rules file to read with. What the loader checks is the
-    same in every version of one file, so the file's default line serves."""
+    """A policy of the rules file to read with: the one given, else the file's
+    default line. What the loader checks is the same in every version of one
+    file but which runtimes the ServingRuntime webhook admits: the objects are
+    taken as made under this version (docs/api.md)."""
     if isinstance(rules, Policy):
         return engine_policy(rules)
     if rules is None:
