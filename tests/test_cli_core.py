@@ -149,12 +149,21 @@ def test_effective_uses_no_runtime_that_ome_refuses(tmp_path):
         "engineConfig": mode_annotation("MultiNode"),
         "supportedModelFormats": [format_entry()],
     }
+    broken = {"ome.io/inherit-from": "gone"}
     cases = {
         "disabled": [
             model_doc("m", **llama_model_spec()),
             runtime_doc("rt", disabled=True, **multinode),
         ],
         "no-format": [model_doc("m"), runtime_doc("rt", **multinode)],
+        "broken-chain": [
+            model_doc("m", **llama_model_spec()),
+            runtime_doc("rt", annotations=broken, **multinode),
+        ],
+        # The model missing from the manifests: OME refuses these runtimes
+        # for what they hold themselves, whatever the model.
+        "disabled-no-model": [runtime_doc("rt", disabled=True, **multinode)],
+        "broken-chain-no-model": [runtime_doc("rt", annotations=broken, **multinode)],
     }
     for name, docs in cases.items():
         path = manifests(tmp_path, isvc, *docs, name=f"{name}.yaml")
@@ -171,6 +180,17 @@ def test_effective_uses_no_runtime_that_ome_refuses(tmp_path):
     path = manifests(tmp_path, isvc, runtime_doc("rt", engineConfig=mode_annotation("MultiNode")))
     run = run_cli("effective", "--isvc", "ns/svc", path)
     assert run.out.splitlines()[2] == "engine       MultiNode (ComponentAnnotation)"
+    # A virtual InferenceService uses no runtime: one named that is missing is
+    # no error.
+    virtual = {
+        **isvc,
+        "metadata": {
+            **isvc["metadata"],
+            "annotations": {"ome.io/deploymentMode": "VirtualDeployment"},
+        },
+    }
+    run = run_cli("effective", "--isvc", "ns/svc", manifests(tmp_path, virtual, name="v.yaml"))
+    assert (run.code, run.out.splitlines()[0]) == (0, "InferenceService ns/svc: no runtime")
 
 
 def test_effective_json_contract(tmp_path):

@@ -191,12 +191,6 @@ def effective_result(
 
     request = runtime_request(policy, isvc)
     named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
-    if request and named_runtime is None and runtime is None:
-        raise ModetableError(
-            f"InferenceService {isvc.ref} names runtime {request.name!r}, "
-            "which is not among the manifests",
-            request.location,
-        )
     selected = False
     if runtime is not None:
         used = _runtime_by_name(policy, cluster, isvc, runtime, named_runtime)
@@ -204,16 +198,40 @@ def effective_result(
         # The runtime OME uses, as select finds it: the one it would select,
         # or the one named, but none where OME refuses it for what the
         # manifests show (`cause`: disabled, a broken chain, a model with no
-        # format) and none for a virtual InferenceService. A model missing
-        # from the manifests leaves the named runtime's modes the answer.
+        # format), and none for a virtual InferenceService, which needs none.
         outcome = select(policy, cluster, isvc)
         used = outcome.runtime
-        if used is None and outcome.resolved and outcome.cause is None:
-            used = named_runtime
+        if request and named_runtime is None and outcome.resolved:
+            raise ModetableError(
+                f"InferenceService {isvc.ref} names runtime {request.name!r}, "
+                "which is not among the manifests",
+                request.location,
+            )
+        if used is None and outcome.resolved and outcome.cause is None and named_runtime:
+            # Selection stopped before the runtime (a model missing from the
+            # manifests, which the cluster may hold): the runtime named, unless
+            # OME refuses it for what it holds itself.
+            used = None if _refused_alone(policy, cluster, named_runtime) else named_runtime
         selected = used is not None and request is None
     named = used is not None and used is named_runtime
     found = effective(policy, cluster, isvc, used, named)
     return EffectiveResult(policy=policy, isvc=isvc, effective=found, selected=selected)
+
+
+def _refused_alone(policy: Policy, cluster: Cluster, runtime: Manifest) -> bool:
+    """Whether OME refuses `runtime`, named, whatever the model: its
+    inheritance chain is broken, or it is disabled (as select reads it)."""
+    from modetable.selection.checks import runtime_view
+    from modetable.selection.fields import read
+
+    selection = policy.rules.selection
+    try:
+        view = runtime_view(policy, cluster, runtime, named=True)
+    except InheritanceError:
+        return True
+    return selection is not None and bool(
+        read(view.holder, selection.runtime.disabled, bool, runtime.location)
+    )
 
 
 def _runtime_by_name(
