@@ -137,8 +137,10 @@ class UpgradeAnalysis:
                 after=_runtime_name(after, before),
             )
         ]
+        old, new = before.outcome.runtime, after.outcome.runtime
         request = runtime_request(policy, after.isvc)
-        if request is not None:
+        # The lookup is the reason where one named name finds another kind.
+        if request is not None and old is not None and new is not None and old.name == new.name:
             old_order = lookup_order(self.before, runtime_request(self.before, before.isvc))
             new_order = lookup_order(policy, request)
             if old_order != new_order:
@@ -150,7 +152,6 @@ class UpgradeAnalysis:
                         **self._values(),
                     )
                 )
-        old = before.outcome.runtime
         model = after.outcome.model
         if old is not None and not before.outcome.named and model is not None:
             from modetable.selection import model_facts, selection_rules
