@@ -427,3 +427,22 @@ def test_the_upgrade_judges_runtimes_by_the_webhooks_they_were_made_under(tmp_pa
     # Made today, v1.3's webhook denies it: the plain audit leaves it out.
     audited = run_cli("audit", str(path), "-o", "json").json()
     assert [f["id"] for f in audited["manifest_findings"]] == ["manifest/denied"]
+
+
+def test_the_lookup_is_no_reason_where_the_same_name_finds_nothing(tmp_path):
+    """A virtual InferenceService uses no runtime in v1.3: the runtime goes, and
+    the change of lookup order between the versions is not why."""
+    virtual = isvc_doc("virtual", "a", engine={}, runtime={"name": "same"})
+    virtual["metadata"]["annotations"] = {"ome.io/deploymentMode": "VirtualDeployment"}
+    docs = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("same", supportedModelFormats=[format_entry()]),
+        runtime_doc(
+            "same", "ServingRuntime", namespace="a", supportedModelFormats=[format_entry()]
+        ),
+        virtual,
+    ]
+    path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "json")
+    [item] = run.json()["items"]
+    assert item["runtime"]["why"] == ["the runtime changes from same to none"]
