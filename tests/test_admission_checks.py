@@ -634,8 +634,14 @@ def test_where_the_webhook_resolves_nothing_the_model_kind_leaves_nothing_undeci
         # Whether the webhook selects reads it: a number is no image, and no
         # image the API server takes either.
         ({"runner": {"image": 5}}, "spec.engine.runner.image must be a string, got the number 5"),
+        ({"runner": "img:1"}, "spec.engine.runner must be a mapping, got the string 'img:1'"),
+        # Named up to the value that is wrong, not the field beyond it.
+        (
+            {"leader": {"runner": 5}, "worker": {}},
+            "spec.engine.leader.runner must be a mapping, got the number 5",
+        ),
     ],
-    ids=["worker-size", "runner-image"],
+    ids=["worker-size", "runner-image", "runner", "leader-runner"],
 )
 def test_a_wrong_type_is_bad_input_on_every_command(tmp_path, engine, said):
     path = tmp_path / "m.yaml"

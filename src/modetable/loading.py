@@ -20,12 +20,14 @@ from modetable.admission import check_fields as check_admission_fields
 from modetable.admission.runtimes import runtime_denial
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import (
+    STRING,
     Cluster,
     Manifest,
     Rejected,
     build_cluster,
     check_fields,
     check_object_fields,
+    check_path,
     duplicate_warning,
     kind_scopes,
     other_groups_warning,
@@ -182,12 +184,12 @@ def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
         if node is not None:
             read(node, ref.name, str, at, f"{ref.path}.")
             read(node, ref.kind, str, at, f"{ref.path}.")
-        for path in (
-            *selection.accelerator_classes,
-            *selection.webhook.own_image_any,
-            *selection.webhook.own_image_all,
-        ):
+        for path in selection.accelerator_classes:
             read(body, path, str, at)
+        # Whether the webhook selects reads them: a value of another type, or
+        # one under something that is not a mapping, is no image the API takes.
+        for path in (*selection.webhook.own_image_any, *selection.webhook.own_image_all):
+            check_path(manifest, path, STRING)
         from modetable.selection.outcome import recorded_conditions
 
         recorded_conditions(policy, manifest)

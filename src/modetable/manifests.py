@@ -48,6 +48,7 @@ __all__ = [
     "build_cluster",
     "check_fields",
     "check_object_fields",
+    "check_path",
     "duplicate_message",
     "duplicate_warning",
     "is_list",
@@ -613,6 +614,12 @@ def check_object_fields(policy: Policy, manifest: Manifest) -> None:
     side = _kinds(policy.rules.manifests)[manifest.kind][0]
     for segments, holds in read_fields(policy).get(side, ()):
         _check_field(manifest, segments, holds)
+
+
+def check_path(manifest: Manifest, path: str, holds: str) -> None:
+    """The value at `path` (when set) holds `holds` (STRING, BOOLEAN, ...), and
+    every value on the way to it is a mapping: a one-line error otherwise."""
+    _check_field(manifest, paths.split(path), holds)
 
 
 def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> None:

@@ -518,18 +518,22 @@ def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     from modetable.yamlio import describe, where
 
     for segments, holds in _read_paths(policy):
-        for node, segment, value, expected in _steps(isvc.body, segments, holds):
+        for node, segment, value, expected, depth in _steps(isvc.body, segments, holds):
             if not _HOLDS.get(expected, lambda v: True)(value):
                 shown = _SAYS.get(expected, expected)
+                # Named up to the value that is wrong (a mapping on the way, or the field).
                 raise ModetableError(
-                    f"{paths.render(segments)} must be {shown}, got {describe(value)}",
+                    f"{paths.render(segments[:depth])} must be {shown}, got {describe(value)}",
                     where(node, segment, isvc.location),
                     code=ErrorCode.WRONG_TYPE,
                 )
 
 
-def _steps(node: Any, segments: paths.Segments, holds: str) -> Iterator[tuple[Any, Any, Any, str]]:
-    """(holder, key, value, what it must be) along the path, through every list item at `*`."""
+def _steps(
+    node: Any, segments: paths.Segments, holds: str, depth: int = 0
+) -> Iterator[tuple[Any, Any, Any, str, int]]:
+    """(holder, key, value, what it must be, how many segments reach it) along
+    the path, through every list item at `*`."""
     if not segments or not isinstance(node, dict | list):
         return
     head, rest = segments[0], segments[1:]
@@ -539,8 +543,8 @@ def _steps(node: Any, segments: paths.Segments, holds: str) -> Iterator[tuple[An
                 if item is None:
                     continue
                 expected = holds if not rest else _MAPPING
-                yield node, index, item, expected
-                yield from _steps(item, rest, holds)
+                yield node, index, item, expected, depth + 1
+                yield from _steps(item, rest, holds, depth + 1)
         return
     if not isinstance(node, dict):
         return
@@ -548,8 +552,8 @@ def _steps(node: Any, segments: paths.Segments, holds: str) -> Iterator[tuple[An
     if value is None:
         return
     expected = holds if not rest else (_LIST if rest[0] == _ANY_ITEM else _MAPPING)
-    yield node, head, value, expected
-    yield from _steps(value, rest, holds)
+    yield node, head, value, expected, depth + 1
+    yield from _steps(value, rest, holds, depth + 1)
 
 
 _MAPPING, _LIST = "a mapping", "a list"
