@@ -139,9 +139,10 @@ def test_effective_table_prints_mode_and_source(tmp_path):
 
 def test_effective_uses_no_runtime_that_ome_refuses(tmp_path):
     """A disabled named runtime, or one named for a model with no format, is
-    not used (select says so too): its MultiNode is no component's mode. With
-    the model missing from the manifests, the named runtime's modes stay the
-    answer (the model may be in the cluster)."""
+    not used (select says so too, and why): its MultiNode is no component's
+    mode. With the model missing from the manifests, the named runtime's modes
+    stay the answer (the model may be in the cluster), unless OME refuses the
+    runtime for what it holds itself. A broken chain is the webhook's error."""
     from conftest import format_entry, llama_model_spec, model_doc
 
     isvc = isvc_doc(engine={}, runtime={"name": "rt"})
@@ -149,34 +150,35 @@ def test_effective_uses_no_runtime_that_ome_refuses(tmp_path):
         "engineConfig": mode_annotation("MultiNode"),
         "supportedModelFormats": [format_entry()],
     }
-    broken = {"ome.io/inherit-from": "gone"}
+    disabled = "cluster-scoped runtime rt is disabled"
+    no_format = "invalid model specification: modelFormat.name: model format name is required"
     cases = {
-        "disabled": [
-            model_doc("m", **llama_model_spec()),
-            runtime_doc("rt", disabled=True, **multinode),
-        ],
-        "no-format": [model_doc("m"), runtime_doc("rt", **multinode)],
-        "broken-chain": [
-            model_doc("m", **llama_model_spec()),
-            runtime_doc("rt", annotations=broken, **multinode),
-        ],
-        # The model missing from the manifests: OME refuses these runtimes
-        # for what they hold themselves, whatever the model.
-        "disabled-no-model": [runtime_doc("rt", disabled=True, **multinode)],
-        "broken-chain-no-model": [runtime_doc("rt", annotations=broken, **multinode)],
+        "disabled": (
+            [model_doc("m", **llama_model_spec()), runtime_doc("rt", disabled=True, **multinode)],
+            disabled,
+        ),
+        "no-format": ([model_doc("m"), runtime_doc("rt", **multinode)], no_format),
+        "disabled-no-model": ([runtime_doc("rt", disabled=True, **multinode)], disabled),
     }
-    for name, docs in cases.items():
+    for name, (docs, why) in cases.items():
         path = manifests(tmp_path, isvc, *docs, name=f"{name}.yaml")
         run = run_cli("effective", "--isvc", "ns/svc", path)
         assert (run.code, run.out.splitlines()) == (
             0,
             [
                 "InferenceService ns/svc: no runtime",
+                why,
                 "COMPONENT    MODE",
                 "engine       RawDeployment (Default)",
             ],
         ), name
+        assert run_cli("effective", "--isvc", "ns/svc", path, "-o", "json").json()["message"] == why
         assert run_cli("select", "--isvc", "ns/svc", path, "-o", "json").json()["runtime"] is None
+    broken = runtime_doc("rt", annotations={"ome.io/inherit-from": "gone"}, **multinode)
+    for docs in ([model_doc("m", **llama_model_spec()), broken], [broken]):
+        run = run_cli("effective", "--isvc", "ns/svc", manifests(tmp_path, isvc, *docs))
+        assert run.code == 2
+        assert run.err.endswith('inherit-from parent "gone" not found (chain so far: [rt])\n')
     path = manifests(tmp_path, isvc, runtime_doc("rt", engineConfig=mode_annotation("MultiNode")))
     run = run_cli("effective", "--isvc", "ns/svc", path)
     assert run.out.splitlines()[2] == "engine       MultiNode (ComponentAnnotation)"
@@ -211,6 +213,7 @@ def test_effective_json_contract(tmp_path):
         },
         "reconcile": {"router": "invalid deployment mode for router"},
         "reconcile_logs": {"router": "Failed to reconcile component"},
+        "message": None,
         "rules": rules_used(),
     }
 

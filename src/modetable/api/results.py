@@ -142,6 +142,9 @@ class EffectiveResult(_AboutOne):
     _effective: Effective = attrs.field(alias="effective", repr=False)
     # The runtime was auto-selected (the InferenceService names none).
     selected: bool = False
+    # Why no runtime is used, as select says it (None when one is, or when
+    # none is named or picked for lack of the model in the manifests).
+    message: str | None = None
 
     @property
     def runtime(self) -> str | None:
@@ -177,6 +180,7 @@ class EffectiveResult(_AboutOne):
             },
             "reconcile": dict(found.reconcile),
             "reconcile_logs": dict(found.logs),
+            "message": self.message,
             "rules": rules_json(self._policy),
         }
 
@@ -188,50 +192,58 @@ def effective_result(
     `runtime` (a name) when given, else the one OME would select."""
     from modetable.running import effective
     from modetable.selection import select
+    from modetable.selection.checks import runtime_view
 
     request = runtime_request(policy, isvc)
     named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
     selected = False
+    message = None
     if runtime is not None:
         used = _runtime_by_name(policy, cluster, isvc, runtime, named_runtime)
     else:
         # The runtime OME uses, as select finds it: the one it would select,
         # or the one named, but none where OME refuses it for what the
-        # manifests show (`cause`: disabled, a broken chain, a model with no
-        # format), and none for a virtual InferenceService, which needs none.
+        # manifests show (`cause`: disabled, a model with no format), and none
+        # for a virtual InferenceService, which needs none.
         outcome = select(policy, cluster, isvc)
-        used = outcome.runtime
-        if request and named_runtime is None and outcome.resolved:
-            raise ModetableError(
-                f"InferenceService {isvc.ref} names runtime {request.name!r}, "
-                "which is not among the manifests",
-                request.location,
-            )
+        used, message = outcome.runtime, outcome.message
+        if outcome.resolved and request:
+            if named_runtime is None:
+                raise ModetableError(
+                    f"InferenceService {isvc.ref} names runtime {request.name!r}, "
+                    "which is not among the manifests",
+                    request.location,
+                )
+            # A broken chain is the webhook's error, verbatim (exit 2).
+            runtime_view(policy, cluster, named_runtime, named=True)
         if used is None and outcome.resolved and outcome.cause is None and named_runtime:
             # Selection stopped before the runtime (a model missing from the
             # manifests, which the cluster may hold): the runtime named, unless
             # OME refuses it for what it holds itself.
-            used = None if _refused_alone(policy, cluster, named_runtime) else named_runtime
+            refusal = _refusal(policy, cluster, named_runtime)
+            used, message = (None, refusal) if refusal else (named_runtime, None)
         selected = used is not None and request is None
     named = used is not None and used is named_runtime
     found = effective(policy, cluster, isvc, used, named)
-    return EffectiveResult(policy=policy, isvc=isvc, effective=found, selected=selected)
+    return EffectiveResult(
+        policy=policy, isvc=isvc, effective=found, selected=selected, message=message
+    )
 
 
-def _refused_alone(policy: Policy, cluster: Cluster, runtime: Manifest) -> bool:
-    """Whether OME refuses `runtime`, named, whatever the model: its
-    inheritance chain is broken, or it is disabled (as select reads it)."""
+def _refusal(policy: Policy, cluster: Cluster, runtime: Manifest) -> str | None:
+    """Why OME refuses `runtime`, named, whatever the model (select's message:
+    it is disabled, in its inherited spec), or None."""
     from modetable.selection.checks import runtime_view
     from modetable.selection.fields import read
 
     selection = policy.rules.selection
-    try:
-        view = runtime_view(policy, cluster, runtime, named=True)
-    except InheritanceError:
-        return True
-    return selection is not None and bool(
-        read(view.holder, selection.runtime.disabled, bool, runtime.location)
-    )
+    view = runtime_view(policy, cluster, runtime, named=True)
+    if selection is None or not read(
+        view.holder, selection.runtime.disabled, bool, runtime.location
+    ):
+        return None
+    scope = selection.scope_words[runtime.scope]
+    return policy.message("named_runtime_disabled", scope=scope, runtime=runtime.name)
 
 
 def _runtime_by_name(

@@ -46,6 +46,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     runtime = data["runtime"]
     if runtime is None:
         io.stdout.write(line(f"InferenceService {data['isvc']}: no runtime"))
+        if data["message"]:
+            io.stdout.write(line(data["message"]))
     else:
         how = "named" if data["named"] else ("auto-selected" if result.selected else "not named")
         io.stdout.write(
