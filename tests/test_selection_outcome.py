@@ -174,6 +174,17 @@ def test_runtime_ready_turns_true_only_where_it_is_recorded(v13, v122):
         cluster = cluster_of(policy, *docs)
         result = select(policy, cluster, cluster.isvcs[0])
         assert [(c.type, c.status, c.reason) for c in result.conditions] == expected
+    # A status is the API server's to write: one of another shape records nothing.
+    for status in (
+        "x",
+        {"conditions": "x"},
+        {"conditions": ["RuntimeReady", [1], None, {"type": 5}]},
+    ):
+        for doc in docs:
+            if doc["kind"] == "InferenceService":
+                doc["status"] = status
+        cluster = cluster_of(v13, *docs)
+        assert select(v13, cluster, cluster.isvcs[0]).conditions == ()
 
 
 # --- section 8: the failure message ---------------------------------------------

@@ -190,6 +190,3 @@ def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
         # one under something that is not a mapping, is no image the API takes.
         for path in (*selection.webhook.own_image_any, *selection.webhook.own_image_all):
             check_path(manifest, path, STRING)
-        from modetable.selection.outcome import recorded_conditions
-
-        recorded_conditions(policy, manifest)

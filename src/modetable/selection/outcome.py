@@ -17,7 +17,7 @@ from modetable.admission import Admission, Shown, admit
 from modetable.errors import Location
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution
-from modetable.paths import render, split
+from modetable.paths import lookup, render, split
 from modetable.rules.model import OUTCOMES_NOT_RESULTS
 from modetable.rules.policy import Policy
 from modetable.running import effective, failures_with_rules
@@ -223,17 +223,19 @@ _RESOLVES = "webhook_resolves"
 
 
 def recorded_conditions(policy: Policy, isvc: Manifest) -> frozenset[str]:
-    """The types of the conditions `isvc` already records (`status_conditions`)."""
+    """The types of the conditions `isvc` already records (`status_conditions`).
+
+    A status is the API server's to write, never a manifest's author's: what
+    is not a list of conditions with a string `type` records none."""
     path = selection_rules(policy).status_conditions
-    if path is None:
+    listed = lookup(isvc.body, split(path)) if path is not None else None
+    if not isinstance(listed, list):
         return frozenset()
-    listed = read(isvc.body, path, list, isvc.location) or []
-    types = set()
-    for index, item in enumerate(listed):
-        kind = read(item, "type", str, isvc.location, f"{path}[{index}].") if item else None
-        if kind is not None:
-            types.add(kind)
-    return frozenset(types)
+    return frozenset(
+        item["type"]
+        for item in listed
+        if isinstance(item, dict) and isinstance(item.get("type"), str)
+    )
 
 
 def _image_at(body: Any, path: str, fallback: Location) -> bool:
