@@ -25,6 +25,7 @@ from typing import Any
 
 from modetable.html.markup import asset, element, json_island, page, text, visible
 from modetable.render import counted
+from modetable.running import logged
 
 __all__ = ["audit_page", "upgrade_page"]
 
@@ -378,6 +379,7 @@ def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
         else _section("Findings", text=["No finding."])
     ]
     reconcile = item.get("reconcile") or {}
+    logs = item.get("reconcile_logs") or {}
     components = item.get("components") or {}
     sections.append(
         _section(
@@ -389,7 +391,9 @@ def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
                         name,
                         c.get("mode") or _NO_MODE,
                         _shown(c.get("source")),
-                        _shown(reconcile.get(name)),
+                        _shown(
+                            logged(reconcile[name], logs.get(name)) if name in reconcile else None
+                        ),
                     ]
                     for name, c in components.items()
                 ],
