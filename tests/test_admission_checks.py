@@ -1653,12 +1653,18 @@ VIRTUAL = (
 
 def test_a_virtual_inference_service_uses_no_runtime_the_webhook_would_pick(tmp_path):
     """The webhook resolves the runtime and warns that it will be auto-selected;
-    the controller marks the service Ready first and uses none."""
+    the controller marks the service Ready first and uses none: select's exit
+    is 0, as it needs none."""
+    import modetable
+
     docs = [isvc({}, annotations={"ome.io/deploymentMode": "VirtualDeployment"}), *cluster_docs()]
     path = tmp_path / "m.yaml"
     path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
     run = run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json")
-    assert run.code == 1, run.err
+    assert run.code == 0, run.err
+    policy = modetable.load_rules().at("v1.3")
+    found = modetable.select(policy, modetable.Cluster.from_paths(path, rules=policy), "ns/svc")
+    assert (found.runtime, found.virtual) == (None, True)
     data = run.json()
     assert {k: data[k] for k in ("result", "runtime", "named", "message")} == {
         "result": "picked",

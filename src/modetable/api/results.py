@@ -110,6 +110,12 @@ class SelectResult:
         return self._outcome.message
 
     @property
+    def virtual(self) -> bool:
+        """Whether the InferenceService is virtual (VirtualDeployment): the
+        controller resolves no runtime for it, and it needs none."""
+        return not self._outcome.resolved
+
+    @property
     def allowed(self) -> bool:
         """Whether admission lets the InferenceService in."""
         return self._outcome.admission.allowed

@@ -41,7 +41,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
     else:
         io.stdout.write(rules_note(policy))
         _print(policy, data, io)
-    return 0 if result.runtime is not None else 1
+    # A virtual InferenceService needs no runtime: OME marks it Ready.
+    return 0 if result.runtime is not None or result.virtual else 1
 
 
 def _print(policy: Policy, data: dict, io: Io) -> None:
