@@ -146,3 +146,45 @@ def test_select_says_which_runtime_webhook_checks_it_rests_on(tmp_path):
         "MultiNode or RawDeployment configuration, priorities shared with other runtimes, or "
         "an inheritance chain broken at apply"
     ) in run.out.splitlines()
+
+
+def test_rules_check_refuses_effects_that_would_say_nothing(tmp_path):
+    """`emit: message` outside the outcomes that are no result, and `when:
+    [recorded]` on anything but a condition, are read by nothing: errors."""
+    from conftest import rules_copy
+
+    picked = (
+        "    picked:\n      - emit: warning\n        message: auto_selected\n"
+        "        when: [webhook_selects]\n"
+    )
+    path = rules_copy(
+        tmp_path / "rules" / "modes.yaml",
+        (
+            picked,
+            "    picked:\n      - emit: message\n        message: auto_selected\n"
+            "      - emit: warning\n        message: auto_selected\n        when: [recorded]\n",
+        ),
+    )
+    run = run_cli("--rules", str(path), "rules", "check")
+    assert run.code == 1  # findings, as rules check reports them
+    errors = [line.split(": error: ", 1)[1] for line in run.out.splitlines() if ": error: " in line]
+    assert errors == [
+        "incomplete-rule: emit: message is read only in virtual_deployment; outcomes picked "
+        "would show nothing of it",
+        "incomplete-rule: `when: [recorded]` holds only on a condition effect",
+    ]
+
+
+def test_rules_check_wants_what_each_runtime_check_reads(tmp_path):
+    from conftest import rules_copy
+
+    path = rules_copy(
+        tmp_path / "rules" / "modes.yaml",
+        (
+            "      check: priorities_agree\n      entry_name: name\n",
+            "      check: priorities_agree\n",
+        ),
+    )
+    run = run_cli("--rules", str(path), "rules", "check")
+    assert run.code == 1  # findings, as rules check reports them
+    assert "error: incomplete-rule: a priorities_agree check names its entry_name" in run.out

@@ -33,6 +33,7 @@ __all__ = [
     "SCOPE_WORDS",
     "SIDE_WORDS",
     "STAGE_PARAMS",
+    "WHEN_RECORDED",
     "AdmissionCheck",
     "AdmissionEmit",
     "AdmissionRule",
@@ -833,6 +834,8 @@ EffectWhen = Literal[
     # (its type among the `selection.status_conditions`).
     "recorded",
 ]
+# The `when` word an effect holds by its own condition, not a fact of the case.
+WHEN_RECORDED = "recorded"
 
 
 @attrs.frozen

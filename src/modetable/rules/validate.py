@@ -32,10 +32,14 @@ from modetable.rules.kinds import (
 from modetable.rules.model import (
     OUTCOMES_NOT_RESULTS,
     OUTCOMES_WITH_A_RUNTIME,
+    WHEN_RECORDED,
     AdmissionRule,
+    Effect,
     Message,
     Mode,
     RuleFile,
+    RuntimeCheck,
+    Selection,
     SelectionCheck,
     Source,
 )
@@ -527,11 +531,60 @@ def _message_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     return []
 
 
+def _effect_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """`recorded` reads whether the effect's own condition is recorded: only
+    a condition has one."""
+    when = value.get("when")
+    if isinstance(when, list) and WHEN_RECORDED in when and value.get("emit") != "condition":
+        return [(f"`when: [{WHEN_RECORDED}]` holds only on a condition effect", "when")]
+    return []
+
+
+def _outcome_message_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """An outcome's `emit: message` replaces selection's message only where the
+    controller resolves nothing (the outcomes that are no result); elsewhere
+    selection's own message stands and it would say nothing."""
+    outcomes = value.get("outcomes")
+    if not isinstance(outcomes, Mapping):
+        return []
+    said = [
+        name
+        for name, effects in outcomes.items()
+        if name not in OUTCOMES_NOT_RESULTS
+        and isinstance(effects, list)
+        and any(isinstance(e, Mapping) and e.get("emit") == "message" for e in effects)
+    ]
+    if said:
+        return [
+            (
+                f"emit: message is read only in {', '.join(OUTCOMES_NOT_RESULTS)}; "
+                f"outcomes {', '.join(map(str, said))} would show nothing of it",
+                "outcomes",
+            )
+        ]
+    return []
+
+
+def _runtime_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """What each kind of runtime webhook check needs (admission/runtimes.py)."""
+    needs = {"profile_disabled": ("field", "value"), "priorities_agree": ("entry_name",)}
+    check = value.get("check")
+    return [
+        (f"a {check} check names its {field}", None)
+        for field in needs.get(check, ())
+        if isinstance(check, str)
+        if value.get(field) is None
+    ]
+
+
 _CLASS_CHECKS = {
     Source: _source_checks,
     AdmissionRule: _admission_checks,
     Message: _message_checks,
     SelectionCheck: _selection_check_checks,
+    Effect: _effect_checks,
+    Selection: _outcome_message_checks,
+    RuntimeCheck: _runtime_check_checks,
     RuleFile: _findings_checks,
 }
 

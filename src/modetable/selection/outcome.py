@@ -18,7 +18,7 @@ from modetable.errors import Location
 from modetable.manifests import Cluster, Manifest
 from modetable.modes import Resolution
 from modetable.paths import lookup, render, split
-from modetable.rules.model import OUTCOMES_NOT_RESULTS
+from modetable.rules.model import OUTCOMES_NOT_RESULTS, WHEN_RECORDED
 from modetable.rules.policy import Policy
 from modetable.running import effective, failures_with_rules
 from modetable.runtimes import (
@@ -218,7 +218,7 @@ def when_conditions(
 
 # The `when` word an effect holds by where its condition is already recorded,
 # and the one that holds where the webhook resolves the runtime and model.
-RECORDED = "recorded"
+RECORDED = WHEN_RECORDED
 _RESOLVES = "webhook_resolves"
 
 
