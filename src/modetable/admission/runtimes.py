@@ -61,10 +61,10 @@ def _priorities_agree(policy: Policy, check: RuntimeCheck, runtime: Manifest) ->
     entries = entries_of(policy.rules.selection, runtime.body, runtime.location)
     first: dict[str, int | None] = {}
     for item, entry in zip(items or (), entries, strict=True):
+        # Every entry's name is a string, as the API server types it.
+        key = read(item, check.entry_name, str, runtime.location, f"{path}[{entry.index}].") or ""
         if entry.auto_select is not True:
             continue
-        prefix = f"{path}[{entry.index}]."
-        key = read(item, check.entry_name, str, runtime.location, prefix) or ""
         if key not in first:
             first[key] = entry.priority
         elif first[key] is not None and entry.priority not in (None, first[key]):
