@@ -165,6 +165,11 @@ def test_the_outcome_agrees_with_its_candidates(ruleset, version, isvc, fleet):
     assert [c.compatible for c in result.candidates] == sorted(
         (c.compatible for c in result.candidates), reverse=True
     )
+    if not result.resolved:
+        # Virtual (v1.3): the controller resolves nothing, whatever qualifies.
+        assert (result.runtime, result.no_workload) == (None, True)
+        assert result.message == policy.message("virtual_no_runtime")
+        return
     if qualifying:
         assert result.runtime is qualifying[0].runtime
         assert result.message is None
