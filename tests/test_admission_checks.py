@@ -612,9 +612,7 @@ def test_a_model_the_webhook_finds_by_name_but_not_as_its_kind(tmp_path):
     ],
     ids=["no-engine", "own-runner-image"],
 )
-def test_where_the_webhook_resolves_nothing_the_model_kind_leaves_nothing_undecided(
-    tmp_path, spec
-):
+def test_where_the_webhook_resolves_nothing_the_model_kind_leaves_nothing_undecided(tmp_path, spec):
     """Without an engine, or with a runner image of its own and no runtime named,
     the webhook never looks the runtime or model up: runtime resolution has
     nothing to weigh, so it is run (and passes), not left undecided."""

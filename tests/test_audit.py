@@ -237,7 +237,7 @@ def test_the_table_for_people(fleet):
         "  b/routed:",
         # the router's mode comes from the runtime's routerConfig: the runtime is to fix
         f"    {runtimes}:60:1: error: router: Failed to reconcile component: invalid deployment "
-            "mode for router "
+        "mode for router "
         "[run_failure/router-invalid-mode]",
         f"    {runtimes}:60:1: warning: router runs in MultiNode, which is deprecated: "
         "move it to OMENative [mode/MultiNode]",
@@ -269,8 +269,7 @@ def test_one_inference_service_is_counted_in_the_singular(tmp_path):
     ]
     upgrade = run_cli("audit", str(path), "--from", "v1.2.2")
     assert upgrade.out.splitlines()[0] == (
-        "Upgrade v1.2.2 -> v1.3: 1 InferenceService, 1 change (0 breaking), "
-        "0 stay as they are."
+        "Upgrade v1.2.2 -> v1.3: 1 InferenceService, 1 change (0 breaking), 0 stay as they are."
     )
     page = run_cli("audit", str(path), "-o", "html").out
     assert _meta_sentence(page) == "1 InferenceService under OME v1.3."

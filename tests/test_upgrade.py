@@ -419,11 +419,15 @@ def test_the_upgrade_judges_runtimes_by_the_webhooks_they_were_made_under(tmp_pa
     run = run_cli("audit", str(path), "--from", "v1.2.2", "--to", "v1.3", "-o", "json")
     assert run.code == 0, run.err
     [item] = run.json()["items"]
-    assert item["runtime"]["from"] == item["runtime"]["to"] == {
-        "name": "profile",
-        "kind": "ClusterServingRuntime",
-        "named": False,
-    }
+    assert (
+        item["runtime"]["from"]
+        == item["runtime"]["to"]
+        == {
+            "name": "profile",
+            "kind": "ClusterServingRuntime",
+            "named": False,
+        }
+    )
     # Made today, v1.3's webhook denies it: the plain audit leaves it out.
     audited = run_cli("audit", str(path), "-o", "json").json()
     assert [f["id"] for f in audited["manifest_findings"]] == ["manifest/denied"]
