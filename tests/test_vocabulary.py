@@ -16,6 +16,7 @@ from modetable.modes import Verdict
 from modetable.rules.model import (
     CONDITION_WORDS,
     EXPLANATION_PARAMS,
+    WHEN_RECORDED,
     ConditionWord,
     Difference,
     EffectWhen,
@@ -26,7 +27,7 @@ from modetable.rules.model import (
 from modetable.runtimes import runtime_request
 from modetable.selection.checks import STEPS, Step
 from modetable.selection.formats import DIFFERENCES, LABEL_PARTS
-from modetable.selection.outcome import RECORDED, when_conditions
+from modetable.selection.outcome import when_conditions
 from modetable.selection.scoring import RANK_KEYS
 
 
@@ -56,7 +57,7 @@ def test_effect_conditions_are_the_facts_an_outcome_computes(v13):
     isvc = cluster.isvcs[0]
     facts = when_conditions(v13, isvc, runtime_request(v13, isvc), has_model=True)
     # and the one each effect decides by its own condition (recorded or not)
-    assert _words(EffectWhen) == {*facts, RECORDED}
+    assert _words(EffectWhen) == {*facts, WHEN_RECORDED}
 
 
 def test_every_verdict_has_its_explanation():

@@ -21,7 +21,6 @@ __all__ = [
     "failures_with_rules",
     "logged",
     "merge_along",
-    "run_failures",
 ]
 
 
@@ -36,6 +35,9 @@ class Effective:
     no_workload: bool = False
     # Component -> what OME's manager logs its failure under (no event shows it).
     logs: dict[str, str] = attrs.Factory(dict)
+    # Component of `reconcile` -> the id of the run_failures rule behind its
+    # error (None where no rule names its mode).
+    rules: dict[str, str | None] = attrs.Factory(dict)
 
 
 # The paths sources read, as a tree: segment -> the tree below it ({} at the end).
@@ -138,20 +140,16 @@ def effective(
         if declares(policy, isvc, c)
     }
     no_workload = any(r.effect == "no_workload" for r in components.values())
-    reconcile = {} if no_workload else run_failures(policy, components)
+    failures = {} if no_workload else failures_with_rules(policy, components)
     return Effective(
         runtime=runtime,
         named=named,
         components=components,
-        reconcile=reconcile,
+        reconcile={name: error for name, (error, _rule) in failures.items()},
         no_workload=no_workload,
-        logs=failure_logs(policy, components) if reconcile else {},
+        logs=failure_logs(policy, failures),
+        rules={name: rule for name, (_error, rule) in failures.items()},
     )
-
-
-def run_failures(policy: Policy, components: dict[str, Resolution]) -> dict[str, str]:
-    """Component → the error it fails with at run time, in reconcile order."""
-    return {name: error for name, (error, _rule) in failures_with_rules(policy, components).items()}
 
 
 def failures_with_rules(
@@ -190,12 +188,13 @@ def failures_with_rules(
     return failures
 
 
-def failure_logs(policy: Policy, components: dict[str, Resolution]) -> dict[str, str]:
+def failure_logs(policy: Policy, failures: dict[str, tuple[str, str | None]]) -> dict[str, str]:
     """Component -> the line OME's manager logs its own failure under (its run
-    failure's `log`); the components not reconciled after it log nothing."""
+    failure's `log`), of `failures` as failures_with_rules gives them; the
+    components not reconciled after it log nothing."""
     rules = {f.id: f for f in policy.run_failures}
     logs = {}
-    for name, (error, rule_id) in failures_with_rules(policy, components).items():
+    for name, (error, rule_id) in failures.items():
         rule = rules.get(rule_id or "")
         if rule is not None and error == policy.message(rule.error, component=name):
             logs[name] = policy.message(rule.log)

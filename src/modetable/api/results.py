@@ -199,6 +199,7 @@ def effective_result(
     from modetable.running import effective
     from modetable.selection import select
     from modetable.selection.checks import runtime_view
+    from modetable.selection.outcome import disabled_refusal
 
     request = runtime_request(policy, isvc)
     named_runtime = find_named_runtime(policy, cluster, isvc, request) if request else None
@@ -221,35 +222,19 @@ def effective_result(
                     request.location,
                 )
             # A broken chain is the webhook's error, verbatim (exit 2).
-            runtime_view(policy, cluster, named_runtime, named=True)
-        if used is None and outcome.resolved and outcome.cause is None and named_runtime:
-            # Selection stopped before the runtime (a model missing from the
-            # manifests, which the cluster may hold): the runtime named, unless
-            # OME refuses it for what it holds itself.
-            refusal = _refusal(policy, cluster, named_runtime)
-            used, message = (None, refusal) if refusal else (named_runtime, None)
+            view = runtime_view(policy, cluster, named_runtime, named=True)
+            if used is None and outcome.cause is None:
+                # Selection stopped before the runtime (a model missing from
+                # the manifests, which the cluster may hold): the runtime
+                # named, unless OME refuses it whatever the model.
+                refusal = disabled_refusal(policy, view)
+                used, message = (None, refusal) if refusal else (named_runtime, None)
         selected = used is not None and request is None
     named = used is not None and used is named_runtime
     found = effective(policy, cluster, isvc, used, named)
     return EffectiveResult(
         policy=policy, isvc=isvc, effective=found, selected=selected, message=message
     )
-
-
-def _refusal(policy: Policy, cluster: Cluster, runtime: Manifest) -> str | None:
-    """Why OME refuses `runtime`, named, whatever the model (select's message:
-    it is disabled, in its inherited spec), or None."""
-    from modetable.selection.checks import runtime_view
-    from modetable.selection.fields import read
-
-    selection = policy.rules.selection
-    view = runtime_view(policy, cluster, runtime, named=True)
-    if selection is None or not read(
-        view.holder, selection.runtime.disabled, bool, runtime.location
-    ):
-        return None
-    scope = selection.scope_words[runtime.scope]
-    return policy.message("named_runtime_disabled", scope=scope, runtime=runtime.name)
 
 
 def _runtime_by_name(

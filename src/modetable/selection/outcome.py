@@ -20,7 +20,7 @@ from modetable.modes import Resolution
 from modetable.paths import lookup, render, split
 from modetable.rules.model import OUTCOMES_NOT_RESULTS, WHEN_RECORDED
 from modetable.rules.policy import Policy
-from modetable.running import effective, failures_with_rules
+from modetable.running import effective
 from modetable.runtimes import (
     InheritanceError,
     RuntimeRefRequest,
@@ -46,7 +46,6 @@ from modetable.versions import in_force
 __all__ = [
     "MODEL_FORMAT_MISSING",
     "PICKED",
-    "RECORDED",
     "Case",
     "Chooser",
     "Event",
@@ -56,6 +55,7 @@ __all__ = [
     "Outcome",
     "StatusCondition",
     "did_you_mean",
+    "disabled_refusal",
     "find_model",
     "found_elsewhere",
     "no_runtime_message",
@@ -216,9 +216,7 @@ def when_conditions(
     }
 
 
-# The `when` word an effect holds by where its condition is already recorded,
-# and the one that holds where the webhook resolves the runtime and model.
-RECORDED = WHEN_RECORDED
+# The `when` word that holds where the webhook resolves the runtime and model.
 _RESOLVES = "webhook_resolves"
 
 
@@ -307,12 +305,7 @@ class Case:
             components=running.components,
             reconcile=running.reconcile,
             reconcile_logs=running.logs,
-            reconcile_rules={
-                c: rule
-                for c, (_, rule) in (
-                    failures_with_rules(policy, running.components) if running.reconcile else {}
-                ).items()
-            },
+            reconcile_rules=running.rules,
             candidates=self.candidates,
             model=self.model,
             named_check=named_check,
@@ -339,7 +332,7 @@ class Case:
                 if not in_force(effect.since, effect.until, policy.version):
                     continue
                 if not all(
-                    effect.type in self.recorded if w == RECORDED else self.when[w]
+                    effect.type in self.recorded if w == WHEN_RECORDED else self.when[w]
                     for w in effect.when
                 ):
                     continue
@@ -525,6 +518,18 @@ def _in_force(policy: Policy, outcome: str) -> bool:
     return any(in_force(e.since, e.until, policy.version) for e in effects)
 
 
+def disabled_refusal(policy: Policy, view: RuntimeView) -> str | None:
+    """Why OME refuses a named runtime that is disabled (its inherited spec
+    read, as `view` holds it), whatever the model; None when it is not."""
+    rules = selection_rules(policy)
+    runtime = view.runtime
+    if not read(view.holder, rules.runtime.disabled, bool, runtime.location):
+        return None
+    return policy.message(
+        "named_runtime_disabled", scope=rules.scope_words[runtime.scope], runtime=runtime.name
+    )
+
+
 def _named(
     case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser
 ) -> Outcome:
@@ -550,10 +555,8 @@ def _named(
         view = chooser.named_view(case.cluster, runtime)
     except InheritanceError as exc:
         return case.finish("chain_broken", message=exc.message, cause=runtime)
-    if read(view.holder, rules.runtime.disabled, bool, runtime.location):
-        message = policy.message(
-            "named_runtime_disabled", scope=rules.scope_words[runtime.scope], runtime=runtime.name
-        )
+    message = disabled_refusal(policy, view)
+    if message is not None:
         return case.finish("runtime_disabled", message=message, cause=runtime)
     if ctx is None:
         return case.finish(_NAMED, used=runtime, named=True)
