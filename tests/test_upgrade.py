@@ -383,16 +383,24 @@ def test_a_mode_inherited_since_the_new_version_names_the_source_passed_over(tmp
     ]
 
 
+def same_named_runtimes(namespace: str) -> list[dict]:
+    """A ClusterServingRuntime and a ServingRuntime of `namespace`, both `same`,
+    both serving the model: which one a name finds is the lookup's."""
+    return [
+        runtime_doc("same", supportedModelFormats=[format_entry()]),
+        runtime_doc(
+            "same", "ServingRuntime", namespace=namespace, supportedModelFormats=[format_entry()]
+        ),
+    ]
+
+
 def test_a_named_serving_runtime_gives_way_to_a_cluster_one_of_its_name(tmp_path):
     """v1.2.2 ignores spec.runtime.kind and tries the ServingRuntime first; v1.3
     looks the ClusterServingRuntime up first (selection facts, section 9): the
     reason names both runtimes by kind, and the lookups."""
     docs = [
         model_doc("m", **llama_model_spec()),
-        runtime_doc("same", supportedModelFormats=[format_entry()]),
-        runtime_doc(
-            "same", "ServingRuntime", namespace="a", supportedModelFormats=[format_entry()]
-        ),
+        *same_named_runtimes("a"),
         isvc_doc("switch", "a", engine={}, runtime={"name": "same"}),
     ]
     assert upgrade_reasons(tmp_path, docs, "a/switch") == [
@@ -438,14 +446,7 @@ def test_the_lookup_is_no_reason_where_the_same_name_finds_nothing(tmp_path):
     the change of lookup order between the versions is not why."""
     virtual = isvc_doc("virtual", "a", engine={}, runtime={"name": "same"})
     virtual["metadata"]["annotations"] = {"ome.io/deploymentMode": "VirtualDeployment"}
-    docs = [
-        model_doc("m", **llama_model_spec()),
-        runtime_doc("same", supportedModelFormats=[format_entry()]),
-        runtime_doc(
-            "same", "ServingRuntime", namespace="a", supportedModelFormats=[format_entry()]
-        ),
-        virtual,
-    ]
+    docs = [model_doc("m", **llama_model_spec()), *same_named_runtimes("a"), virtual]
     path = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(docs, sort_keys=False))
     run = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "json")
     [item] = run.json()["items"]
