@@ -1,0 +1,712 @@
+"""An ome.io object checked as the Kubernetes API server checks a custom
+resource on create, before any admission webhook sees it.
+
+The server's steps, in its order (apiextensions-apiserver v0.35.0):
+1. decoding: unknown fields are pruned (pruning/algorithm.go), metadata's
+   against ObjectMeta (objectmeta/coerce.go); under kubectl's default field
+   validation (Strict) any of them refuses the request with one `strict
+   decoding error` (400), under Warn each is a warning and the field is dropped;
+2. a null where the schema is not nullable is dropped (defaulting/prunenulls.go),
+   and fields with a default are filled in;
+3. validation: metadata (ValidateObjectMetaAccessor, NameIsDNSSubdomain), then
+   the OpenAPI schema (kube-openapi's validator, errors mapped to field errors
+   by validation.go), then x-kubernetes-list-type map keys (listtype/
+   validation.go); all of them come back together as one 422 Invalid.
+
+Where the server's order is Go's map order (the properties of an object), the
+problems here follow the manifest's order. Not checked: CEL rules
+(x-kubernetes-validations: none in v1.2.2's CRDs), metadata fields of the
+wrong type, ownerReferences, finalizers and managedFields, and the
+`x-kubernetes-embedded-resource` objects' own metadata.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import difflib
+import ipaddress
+import re
+import uuid
+from typing import Any
+
+import attrs
+
+from modetable.errors import Location
+from modetable.inputs import api_texts as texts
+from modetable.inputs.crd_schema import KindSchema
+from modetable.yamlio import YamlList, YamlMap
+
+__all__ = [
+    "ProblemClass",
+    "SchemaProblem",
+    "check_object",
+    "kubectl_message",
+    "server_message",
+]
+
+
+class ProblemClass:
+    """What a problem is: the words findings name it by."""
+
+    UNKNOWN_FIELD = "unknown-field"
+    TYPE = "type"
+    ENUM = "enum"
+    REQUIRED = "required"
+    MINIMUM = "minimum"
+    MAXIMUM = "maximum"
+    MULTIPLE_OF = "multiple-of"
+    MIN_LENGTH = "min-length"
+    MAX_LENGTH = "max-length"
+    PATTERN = "pattern"
+    FORMAT = "format"
+    MIN_ITEMS = "min-items"
+    MAX_ITEMS = "max-items"
+    MIN_PROPERTIES = "min-properties"
+    MAX_PROPERTIES = "max-properties"
+    ANY_OF = "any-of"
+    DUPLICATE = "duplicate"
+    NAME = "name"
+
+
+@attrs.frozen
+class SchemaProblem:
+    """One thing the API server refuses: its class, the field path as the
+    server prints it, where the offending key or value is written, the server's
+    text for it alone, and for an unknown field the schema's closest names."""
+
+    error: str
+    path: str
+    location: Location
+    text: str
+    suggestions: tuple[str, ...] = ()
+
+    @property
+    def strict(self) -> bool:
+        """Refused while decoding (400, or a warning under Warn), not validated."""
+        return self.error == ProblemClass.UNKNOWN_FIELD
+
+
+# ObjectMeta's JSON fields (k8s.io/apimachinery pkg/apis/meta/v1 types.go).
+OBJECT_META_FIELDS = frozenset(
+    "name generateName namespace selfLink uid resourceVersion generation creationTimestamp "
+    "deletionTimestamp deletionGracePeriodSeconds labels annotations ownerReferences "
+    "finalizers managedFields".split()
+)
+# The root is an embedded resource: these are left to the type and metadata checks.
+META_FIELDS = ("apiVersion", "kind", "metadata")
+
+
+def check_object(
+    schema: KindSchema, obj: Any, where: Location | None = None
+) -> tuple[SchemaProblem, ...]:
+    """Every problem the API server finds in `obj`, a manifest of `schema`'s
+    kind: the unknown fields first (in the server's order), then what
+    validation refuses. `where` stands for a place the manifest did not keep."""
+    start = where or _place(obj, None, key=False, fallback=Location("<input>"))
+    walk = _Walk(schema, start)
+    if not isinstance(obj, dict):
+        return ()
+    walk.metadata_unknown(obj)
+    walk.prune(obj, schema.root, "", root=True)
+    walk.metadata(obj)
+    walk.validate(obj, schema.root, "", start, root=True)
+    walk.list_maps(obj, schema.root, "")
+    unknown = sorted(walk.unknown, key=lambda p: p.path)
+    return (*walk.meta_unknown, *unknown, *walk.meta_problems, *walk.problems, *walk.duplicates)
+
+
+def server_message(schema: KindSchema, name: str, problems: tuple[SchemaProblem, ...]) -> str:
+    """The API server's message for one request: the strict decoding error (400)
+    when any field is unknown, else the Invalid status (422) with every error."""
+    unknown = [p.text for p in problems if p.strict]
+    if unknown:
+        error = texts.STRICT_DECODING + ", ".join(unknown)
+        return texts.CANNOT_HANDLE.format(
+            kind=schema.kind, version=texts.go_quote(schema.version), error=error
+        )
+    return texts.INVALID_STATUS.format(
+        kind=schema.kind,
+        group=schema.group,
+        name=texts.go_quote(name),
+        errors=texts.aggregate([p.text for p in problems]),
+    )
+
+
+def kubectl_message(
+    schema: KindSchema,
+    name: str,
+    problems: tuple[SchemaProblem, ...],
+    source: str,
+    field_validation: str = "Strict",
+) -> str:
+    """What `kubectl apply -f SOURCE` prints when it creates the object: under
+    Strict (kubectl's default) the 400 for unknown fields; else each unknown
+    field a warning, then the 422 as kubectl lays out its causes."""
+    if not problems:
+        return ""
+    unknown = [p for p in problems if p.strict]
+    if unknown and field_validation == "Strict":
+        message = texts.KUBECTL_SOURCE.format(
+            verb="creating",
+            source=texts.go_quote(source),
+            message=server_message(schema, name, problems),
+        )
+        return texts.KUBECTL_FROM_SERVER.format(reason="BadRequest", message=message)
+    lines = []
+    if field_validation == "Warn":
+        lines = [texts.KUBECTL_WARNING.format(message=p.text) for p in unknown]
+    causes = list(dict.fromkeys(p.text for p in problems if not p.strict))
+    if causes:
+        head = texts.KUBECTL_INVALID.format(kind=schema.kind, name=texts.go_quote(name))
+        if len(causes) == 1:
+            lines.append(head + causes[0])
+        else:
+            lines.append(head)
+            lines += [f"* {cause}" for cause in causes]
+    return "\n".join(lines)
+
+
+def _place(holder: Any, index: Any, *, key: bool, fallback: Location) -> Location:
+    """Where `holder[index]` (its key with `key`), or `holder` itself, is written."""
+    if isinstance(holder, YamlMap):
+        if index is None:
+            return Location(holder.file, holder.line, holder.col)
+        return holder.key_where(index) if key else holder.where(index)
+    if isinstance(holder, YamlList):
+        return holder.where(index)
+    return fallback
+
+
+def _schema_type(value: Any) -> str:
+    """The JSON type kube-openapi names for a decoded value."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _go_format(value: Any) -> str:
+    """schemaInfoForType's format for what JSON decodes to (int64, float64)."""
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return "float64"
+    return ""
+
+
+def _child(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _types(node: dict[str, Any]) -> list[str]:
+    if node.get("x-kubernetes-int-or-string"):
+        return ["integer", "string"]
+    return [node["type"]] if "type" in node else []
+
+
+_RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
+)
+
+
+def _valid_format(name: str, value: str) -> bool | None:
+    """Whether `value` is of the format (strfmt's default registry), or None
+    for a format not modelled here (then not checked)."""
+    try:
+        if name in ("date-time", "datetime"):
+            if not _RFC3339.fullmatch(value):
+                return False
+            datetime.datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
+            return True
+        if name == "date":
+            datetime.date.fromisoformat(value)
+            return len(value) == 10
+        if name == "byte":
+            base64.b64decode(value, validate=True)
+            return True
+        if name == "ipv4":
+            ipaddress.IPv4Address(value)
+            return True
+        if name == "ipv6":
+            ipaddress.IPv6Address(value)
+            return True
+        if name == "cidr":
+            ipaddress.ip_network(value, strict=False)
+            return "/" in value
+        if name in ("uuid", "uuid3", "uuid4", "uuid5"):
+            parsed = uuid.UUID(value)
+            return name == "uuid" or parsed.version == int(name[-1])
+        if name == "password":
+            return True
+    except ValueError:
+        return False
+    return None
+
+
+def _pattern(pattern: str) -> re.Pattern[str]:
+    """A Go (RE2) pattern for Python's re: `$` matches only at the very end."""
+    if pattern.endswith("$") and not pattern.endswith("\\$"):
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+class _Walk:
+    """The problems of one object, gathered in the server's steps."""
+
+    def __init__(self, schema: KindSchema, start: Location) -> None:
+        self.schema = schema
+        self.start = start
+        self.meta_unknown: list[SchemaProblem] = []
+        self.unknown: list[SchemaProblem] = []
+        self.meta_problems: list[SchemaProblem] = []
+        self.problems: list[SchemaProblem] = []
+        self.duplicates: list[SchemaProblem] = []
+
+    def node(self, index: int | None) -> dict[str, Any] | None:
+        return None if index is None else self.schema.node(index)
+
+    def _unknown(self, holder: Any, key: str, path: str, names: list[str]) -> SchemaProblem:
+        close = tuple(difflib.get_close_matches(key, sorted(names), n=3, cutoff=0.6))
+        return SchemaProblem(
+            error=ProblemClass.UNKNOWN_FIELD,
+            path=path,
+            location=_place(holder, key, key=True, fallback=self.start),
+            text=texts.UNKNOWN_FIELD.format(path=path),
+            suggestions=close,
+        )
+
+    # 1. Decoding: unknown fields.
+
+    def metadata_unknown(self, obj: dict[str, Any]) -> None:
+        metadata = obj.get("metadata")
+        if not isinstance(metadata, dict):
+            return
+        for key in sorted(k for k in metadata if k not in OBJECT_META_FIELDS):
+            path = f"metadata.{key}"
+            self.meta_unknown.append(
+                self._unknown(metadata, key, path, sorted(OBJECT_META_FIELDS))
+            )
+
+    def prune(self, value: Any, index: int | None, path: str, root: bool = False) -> None:
+        """pruning/algorithm.go prune: every field the schema does not know."""
+        node = self.node(index)
+        if node is not None and node.get("x-kubernetes-preserve-unknown-fields"):
+            self._skip_prune(value, node, path)
+            return
+        if isinstance(value, dict):
+            embedded = root or (node is not None and node.get("x-kubernetes-embedded-resource"))
+            properties = node.get("properties", {}) if node else {}
+            extra = node.get("additionalProperties") if node else None
+            for key, child in value.items():
+                if not isinstance(key, str):
+                    continue
+                if embedded and key in META_FIELDS:
+                    continue
+                child_path = _child(path, key)
+                if key in properties:
+                    self.prune(child, properties[key], child_path)
+                elif isinstance(extra, int) and not isinstance(extra, bool):
+                    self.prune(child, extra, child_path)
+                elif extra is True:
+                    self.prune(child, None, child_path)
+                else:
+                    self.unknown.append(self._unknown(value, key, child_path, list(properties)))
+        elif isinstance(value, list):
+            items = node.get("items") if node else None
+            for position, child in enumerate(value):
+                self.prune(child, items, f"{path}[{position}]")
+
+    def _skip_prune(self, value: Any, node: dict[str, Any], path: str) -> None:
+        if isinstance(value, dict):
+            properties = node.get("properties", {})
+            extra = node.get("additionalProperties")
+            for key, child in value.items():
+                if node.get("x-kubernetes-embedded-resource") and key in META_FIELDS:
+                    continue
+                if key in properties:
+                    self.prune(child, properties[key], _child(path, key))
+                elif isinstance(extra, int) and not isinstance(extra, bool):
+                    self.prune(child, extra, _child(path, key))
+        elif isinstance(value, list) and node.get("items") is not None:
+            items = self.node(node["items"])
+            for position, child in enumerate(value):
+                if items is not None and items.get("x-kubernetes-preserve-unknown-fields"):
+                    self._skip_prune(child, items, f"{path}[{position}]")
+                else:
+                    self._skip_prune(child, items or {}, f"{path}[{position}]")
+
+    # 3a. Metadata.
+
+    def metadata(self, obj: dict[str, Any]) -> None:
+        metadata = obj.get("metadata")
+        if not isinstance(metadata, dict):
+            return
+        problems = self.meta_problems
+
+        def invalid(field: str, value: Any, message: str, holder: Any, key: Any) -> None:
+            path = f"metadata.{field}"
+            problems.append(
+                SchemaProblem(
+                    error=ProblemClass.NAME,
+                    path=path,
+                    location=_place(holder, key, key=False, fallback=self.start),
+                    text=texts.field_error(path, texts.INVALID, value, message),
+                )
+            )
+
+        name = metadata.get("name")
+        generate = metadata.get("generateName")
+        if isinstance(generate, str) and generate:
+            for message in texts.name_messages(generate, prefix=True):
+                invalid("generateName", generate, message, metadata, "generateName")
+        if not (isinstance(name, str) and name):
+            if not (isinstance(generate, str) and generate):
+                problems.append(
+                    SchemaProblem(
+                        error=ProblemClass.REQUIRED,
+                        path="metadata.name",
+                        location=_place(obj, "metadata", key=True, fallback=self.start),
+                        text=texts.field_error(
+                            "metadata.name", texts.REQUIRED, None, texts.NAME_REQUIRED
+                        ),
+                    )
+                )
+        else:
+            for message in texts.name_messages(name):
+                invalid("name", name, message, metadata, "name")
+        namespace = metadata.get("namespace")
+        if self.schema.namespaced and isinstance(namespace, str) and namespace:
+            for message in texts.namespace_messages(namespace):
+                invalid("namespace", namespace, message, metadata, "namespace")
+        labels = metadata.get("labels")
+        if isinstance(labels, dict):
+            for key in sorted(k for k in labels if isinstance(k, str)):
+                for message in texts.label_key_messages(key):
+                    invalid("labels", key, message, labels, key)
+                value = labels[key]
+                if isinstance(value, str):
+                    for message in texts.label_value_messages(value):
+                        invalid("labels", value, message, labels, key)
+        annotations = metadata.get("annotations")
+        if isinstance(annotations, dict):
+            keys = sorted(k for k in annotations if isinstance(k, str))
+            for key in keys:
+                for message in texts.label_key_messages(key.lower()):
+                    invalid("annotations", key, message, annotations, key)
+            size = sum(
+                len(k.encode()) + len(v.encode())
+                for k, v in annotations.items()
+                if isinstance(k, str) and isinstance(v, str)
+            )
+            if size > texts.ANNOTATIONS_SIZE_LIMIT:
+                detail = texts.TOO_LONG_DETAIL.format(
+                    max=texts.ANNOTATIONS_SIZE_LIMIT, unit="bytes"
+                )
+                problems.append(
+                    SchemaProblem(
+                        error=ProblemClass.MAX_LENGTH,
+                        path="metadata.annotations",
+                        location=_place(metadata, "annotations", key=False, fallback=self.start),
+                        text=texts.field_error(
+                            "metadata.annotations", texts.TOO_LONG, None, detail
+                        ),
+                    )
+                )
+
+    # 3b. The OpenAPI schema (kube-openapi's SchemaValidator).
+
+    def _add(self, error: str, path: str, where: Location, text: str) -> None:
+        self.problems.append(SchemaProblem(error=error, path=path, location=where, text=text))
+
+    def _invalid(self, error: str, path: str, where: Location, value: Any, message: str) -> None:
+        self._add(error, path, where, texts.field_error(path, texts.INVALID, value, message))
+
+    def _type_error(self, path: str, where: Location, expected: str, data: str) -> None:
+        """InvalidType with a string value, mapped to field.TypeInvalid."""
+        message = texts.TYPE_WITH_DATA.format(path=path, type=expected, data=texts.go_quote(data))
+        self._invalid(ProblemClass.TYPE, path, where, data, message)
+
+    def validate(
+        self,
+        value: Any,
+        index: int | None,
+        path: str,
+        where: Location,
+        root: bool = False,
+        key_where: Location | None = None,
+    ) -> bool:
+        """Validate `value` (as pruned) against the node; whether it passed.
+        `where` is the value's place, `key_where` its key's (a missing required
+        field is shown at the key of the mapping that lacks it)."""
+        node = self.node(index)
+        if node is None:
+            return True
+        before = len(self.problems)
+        types = _types(node)
+        if value is None:
+            if types and not node.get("nullable"):
+                self._type_error(path, where, ",".join(types), "null")
+            if "enum" in node:
+                self._enum(value, node, path, where)
+            return len(self.problems) == before
+        self._type(value, node, types, path, where)
+        if "anyOf" in node:
+            self._any_of(value, node, path, where)
+        if isinstance(value, str):
+            self._string(value, node, path, where)
+            self._format(value, node, path, where)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            self._number(value, node, path, where)
+        if isinstance(value, list):
+            self._items(value, node, path)
+        if "enum" in node:
+            self._enum(value, node, path, where)
+        if isinstance(value, dict):
+            self._object(value, node, path, where, root, key_where or where)
+        return len(self.problems) == before
+
+    def _type(self, value: Any, node: dict, types: list[str], path: str, where: Location) -> None:
+        """validate/type.go typeValidator.Validate."""
+        fmt = node.get("format", "")
+        if not types and not fmt:
+            return
+        data = _schema_type(value)
+        float_int = (
+            data == "number" and float(value).is_integer() and "integer" in types
+        )
+        int_float = data == "integer" and "number" in types
+        if (
+            not isinstance(value, str | list)
+            and fmt
+            and not (data in types or _go_format(value) == fmt or float_int or int_float)
+        ):
+            self._type_error(path, where, fmt, _go_format(value))
+            return
+        numeric = "number" in types or "integer" in types
+        if not numeric and fmt and isinstance(value, str | list):
+            return
+        if types and not (data in types or float_int or int_float):
+            self._type_error(path, where, ",".join(types), data)
+
+    def _any_of(self, value: Any, node: dict, path: str, where: Location) -> None:
+        """schema_props.go: the first branch that passes, else `must validate at
+        least one schema (anyOf)` and the first failing branch's errors."""
+        failures: list[SchemaProblem] | None = None
+        for branch in node["anyOf"]:
+            saved = self.problems
+            self.problems = []
+            passed = self.validate(value, branch, path, where)
+            found, self.problems = self.problems, saved
+            if passed:
+                return
+            if failures is None:
+                failures = found
+        message = texts.ANY_OF.format(path=texts.go_quote(path))
+        self._add(
+            ProblemClass.ANY_OF,
+            path,
+            where,
+            texts.field_error(texts.NO_PATH, texts.INVALID, "", message),
+        )
+        self.problems += failures or []
+
+    def _string(self, value: str, node: dict, path: str, where: Location) -> None:
+        """validator.go stringValidator: the first of maxLength, minLength, pattern."""
+        if "maxLength" in node and len(value) > node["maxLength"]:
+            limit = node["maxLength"]
+            detail = texts.TOO_LONG_DETAIL.format(
+                max=limit, unit="byte" if limit == 1 else "bytes"
+            )
+            self._add(
+                ProblemClass.MAX_LENGTH,
+                path,
+                where,
+                texts.field_error(path, texts.TOO_LONG, None, detail),
+            )
+            return
+        if "minLength" in node and len(value) < node["minLength"]:
+            message = texts.TOO_SHORT.format(path=path, min=node["minLength"])
+            self._invalid(ProblemClass.MIN_LENGTH, path, where, value, message)
+            return
+        pattern = node.get("pattern")
+        if pattern is not None and not _pattern(pattern).search(value):
+            message = texts.PATTERN.format(path=path, pattern=pattern)
+            self._invalid(ProblemClass.PATTERN, path, where, value, message)
+
+    def _format(self, value: str, node: dict, path: str, where: Location) -> None:
+        fmt = node.get("format")
+        if fmt and _valid_format(fmt, value) is False:
+            self._type_error(path, where, fmt, value)
+
+    def _number(self, value: float, node: dict, path: str, where: Location) -> None:
+        """validator.go numberValidator: multipleOf, then minimum, then maximum."""
+        whole = isinstance(value, int)
+
+        def bound(limit: float) -> str:
+            return str(int(limit)) if whole else texts.go_float(float(limit))
+
+        factor = node.get("multipleOf")
+        if factor and (value / factor) != int(value / factor):
+            message = texts.MULTIPLE_OF.format(path=path, factor=bound(factor))
+            self._invalid(ProblemClass.MULTIPLE_OF, path, where, value, message)
+        if "minimum" in node:
+            low, exclusive = node["minimum"], node.get("exclusiveMinimum", False)
+            limit = int(low) if whole else low
+            if value < limit or (exclusive and value == limit):
+                template = texts.MINIMUM_EXCLUSIVE if exclusive else texts.MINIMUM
+                message = template.format(path=path, min=bound(low))
+                self._invalid(ProblemClass.MINIMUM, path, where, value, message)
+        if "maximum" in node:
+            high, exclusive = node["maximum"], node.get("exclusiveMaximum", False)
+            limit = int(high) if whole else high
+            if value > limit or (exclusive and value == limit):
+                template = texts.MAXIMUM_EXCLUSIVE if exclusive else texts.MAXIMUM
+                message = template.format(path=path, max=bound(high))
+                self._invalid(ProblemClass.MAXIMUM, path, where, value, message)
+
+    def _items(self, value: list, node: dict, path: str) -> None:
+        """slice_validator.go: each item, then minItems, then maxItems."""
+        items = node.get("items")
+        if items is not None:
+            for position, item in enumerate(value):
+                where = _place(value, position, key=False, fallback=self.start)
+                self.validate(item, items, f"{path}[{position}]", where)
+        where = _place(value, None, key=False, fallback=self.start)
+        if "minItems" in node and len(value) < node["minItems"]:
+            message = texts.MIN_ITEMS.format(path=path, min=node["minItems"])
+            self._invalid(ProblemClass.MIN_ITEMS, path, where, len(value), message)
+        if "maxItems" in node and len(value) > node["maxItems"]:
+            limit = node["maxItems"]
+            detail = texts.TOO_MANY_DETAIL.format(max=limit, unit="item" if limit == 1 else "items")
+            self._add(
+                ProblemClass.MAX_ITEMS,
+                path,
+                where,
+                texts.field_error(path, texts.TOO_MANY, len(value), detail),
+            )
+
+    def _enum(self, value: Any, node: dict, path: str, where: Location) -> None:
+        """A value outside the enum: field.NotSupported with the allowed values."""
+        allowed = node["enum"]
+        if any(_same(value, choice) for choice in allowed):
+            return
+        shown = [c if isinstance(c, str) else texts.go_json(c) for c in allowed]
+        detail = "supported values: " + ", ".join(texts.go_quote(s) for s in shown)
+        text = texts.field_error(path, texts.UNSUPPORTED, value, detail)
+        self._add(ProblemClass.ENUM, path, where, text)
+
+    def _object(
+        self, value: dict, node: dict, path: str, where: Location, root: bool, key_where: Location
+    ) -> None:
+        """object_validator.go: properties, then required."""
+        count = len(value)
+        if "minProperties" in node and count < node["minProperties"]:
+            message = texts.MIN_PROPERTIES.format(path=path, min=node["minProperties"])
+            self._invalid(ProblemClass.MIN_PROPERTIES, path, where, count, message)
+        if "maxProperties" in node and count > node["maxProperties"]:
+            limit = node["maxProperties"]
+            detail = texts.TOO_MANY_DETAIL.format(max=limit, unit="item" if limit == 1 else "items")
+            self._add(
+                ProblemClass.MAX_PROPERTIES,
+                path,
+                where,
+                texts.field_error(path, texts.TOO_MANY, count, detail),
+            )
+        properties = node.get("properties", {})
+        extra = node.get("additionalProperties")
+        present = set()
+        for key, child in value.items():
+            if not isinstance(key, str) or (root and key in ("metadata",)):
+                continue
+            known = properties.get(key)
+            target = known
+            if target is None and isinstance(extra, int) and not isinstance(extra, bool):
+                target = extra
+            if known is None and target is None:
+                continue  # pruned
+            child_node = self.node(target)
+            if child is None and not child_node.get("nullable"):
+                continue  # dropped as a null the schema does not allow (prunenulls.go)
+            present.add(key)
+            self.validate(
+                child,
+                target,
+                _child(path, key),
+                _place(value, key, key=False, fallback=self.start),
+                key_where=_place(value, key, key=True, fallback=self.start),
+            )
+        for required in node.get("required", ()):
+            if required in present:
+                continue
+            default = self.node(properties.get(required)) if required in properties else None
+            if default is not None and "default" in default:
+                continue  # the server fills it in before validating
+            self._add(
+                ProblemClass.REQUIRED,
+                _child(path, required),
+                key_where,
+                texts.field_error(_child(path, required), texts.REQUIRED),
+            )
+
+    # 3c. x-kubernetes-list-type: map (listtype/validation.go).
+
+    def list_maps(self, value: Any, index: int | None, path: str) -> None:
+        node = self.node(index)
+        if node is None:
+            return
+        if isinstance(value, dict):
+            properties = node.get("properties", {})
+            extra = node.get("additionalProperties")
+            for key, child in value.items():
+                if key in properties:
+                    self.list_maps(child, properties[key], _child(path, key))
+                elif isinstance(extra, int) and not isinstance(extra, bool):
+                    self.list_maps(child, extra, f"{path}[{key}]")
+        elif isinstance(value, list):
+            if node.get("x-kubernetes-list-type") == "map":
+                self._list_map(value, node, path)
+            if node.get("items") is not None:
+                for position, item in enumerate(value):
+                    self.list_maps(item, node["items"], f"{path}[{position}]")
+
+    def _list_map(self, value: list, node: dict, path: str) -> None:
+        keys = node.get("x-kubernetes-list-map-keys", [])
+        seen: dict[str, int] = {}
+        for position, item in enumerate(value):
+            if not isinstance(item, dict):
+                continue
+            key = {k: item[k] for k in keys if k in item}
+            shown: Any = key
+            if len(keys) == 1:
+                shown = key if key else {}
+            marker = texts.go_json(key)
+            seen[marker] = seen.get(marker, 0) + 1
+            if seen[marker] == 2:
+                item_path = f"{path}[{position}]"
+                self.duplicates.append(
+                    SchemaProblem(
+                        error=ProblemClass.DUPLICATE,
+                        path=item_path,
+                        location=_place(value, position, key=False, fallback=self.start),
+                        text=texts.field_error(item_path, texts.DUPLICATE, shown),
+                    )
+                )
+
+
+def _same(value: Any, choice: Any) -> bool:
+    """reflect.DeepEqual after conversion, as basicCommonValidator compares."""
+    if isinstance(value, bool) or isinstance(choice, bool):
+        return type(value) is type(choice) and value == choice
+    if isinstance(value, int | float) and isinstance(choice, int | float):
+        return value == choice
+    return type(value) is type(choice) and value == choice
