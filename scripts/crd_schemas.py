@@ -59,9 +59,34 @@ SOURCES: dict[str, dict[str, Any]] = {
 # pkg/apiserver/validation/formats.go, supportedVersionedFormats, v0.35.0
 # a8d2a03a); any other is stripped before validation, so it is dropped here.
 SUPPORTED_FORMATS = frozenset(
-    "bsonobjectid uri email hostname ipv4 ipv6 cidr mac uuid uuid3 uuid4 uuid5 isbn isbn10 "
-    "isbn13 creditcard ssn hexcolor rgbcolor byte password date duration datetime "
-    "k8s-short-name k8s-long-name".split()
+    [
+        "bsonobjectid",
+        "uri",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "cidr",
+        "mac",
+        "uuid",
+        "uuid3",
+        "uuid4",
+        "uuid5",
+        "isbn",
+        "isbn10",
+        "isbn13",
+        "creditcard",
+        "ssn",
+        "hexcolor",
+        "rgbcolor",
+        "byte",
+        "password",
+        "date",
+        "duration",
+        "datetime",
+        "k8s-short-name",
+        "k8s-long-name",
+    ]
 )
 KEPT = (
     "type",
@@ -165,7 +190,7 @@ def _walk(schema: dict[str, Any], at: list[str], each: list[Any]) -> Iterable[tu
     if head == "[]":
         yield from _walk(schema["items"], rest, each)
         return
-    names, left = ((each[0], each[1:]) if head == "*" else ([head], each))
+    names, left = (each[0], each[1:]) if head == "*" else ([head], each)
     for name in names:
         child = schema.get("properties", {}).get(name)
         if child is None:

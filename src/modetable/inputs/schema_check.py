@@ -89,9 +89,23 @@ class SchemaProblem:
 
 # ObjectMeta's JSON fields (k8s.io/apimachinery pkg/apis/meta/v1 types.go).
 OBJECT_META_FIELDS = frozenset(
-    "name generateName namespace selfLink uid resourceVersion generation creationTimestamp "
-    "deletionTimestamp deletionGracePeriodSeconds labels annotations ownerReferences "
-    "finalizers managedFields".split()
+    [
+        "name",
+        "generateName",
+        "namespace",
+        "selfLink",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "ownerReferences",
+        "finalizers",
+        "managedFields",
+    ]
 )
 # The root is an embedded resource: these are left to the type and metadata checks.
 META_FIELDS = ("apiVersion", "kind", "metadata")
@@ -214,9 +228,7 @@ def _types(node: dict[str, Any]) -> list[str]:
     return [node["type"]] if "type" in node else []
 
 
-_RFC3339 = re.compile(
-    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
-)
+_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
 
 
 def _valid_format(name: str, value: str) -> bool | None:
@@ -293,9 +305,7 @@ class _Walk:
             return
         for key in sorted(k for k in metadata if k not in OBJECT_META_FIELDS):
             path = f"metadata.{key}"
-            self.meta_unknown.append(
-                self._unknown(metadata, key, path, sorted(OBJECT_META_FIELDS))
-            )
+            self.meta_unknown.append(self._unknown(metadata, key, path, sorted(OBJECT_META_FIELDS)))
 
     def prune(self, value: Any, index: int | None, path: str, root: bool = False) -> None:
         """pruning/algorithm.go prune: every field the schema does not know."""
@@ -481,9 +491,7 @@ class _Walk:
         if not types and not fmt:
             return
         data = _schema_type(value)
-        float_int = (
-            data == "number" and float(value).is_integer() and "integer" in types
-        )
+        float_int = data == "number" and float(value).is_integer() and "integer" in types
         int_float = data == "integer" and "number" in types
         if (
             not isinstance(value, str | list)
@@ -524,9 +532,7 @@ class _Walk:
         """validator.go stringValidator: the first of maxLength, minLength, pattern."""
         if "maxLength" in node and len(value) > node["maxLength"]:
             limit = node["maxLength"]
-            detail = texts.TOO_LONG_DETAIL.format(
-                max=limit, unit="byte" if limit == 1 else "bytes"
-            )
+            detail = texts.TOO_LONG_DETAIL.format(max=limit, unit="byte" if limit == 1 else "bytes")
             self._add(
                 ProblemClass.MAX_LENGTH,
                 path,
