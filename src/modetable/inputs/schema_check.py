@@ -441,10 +441,12 @@ class _Walk:
     def _invalid(self, error: str, path: str, where: Location, value: Any, message: str) -> None:
         self._add(error, path, where, texts.field_error(path, texts.INVALID, value, message))
 
-    def _type_error(self, path: str, where: Location, expected: str, data: str) -> None:
+    def _type_error(
+        self, path: str, where: Location, expected: str, data: str, error: str = ProblemClass.TYPE
+    ) -> None:
         """InvalidType with a string value, mapped to field.TypeInvalid."""
         message = texts.TYPE_WITH_DATA.format(path=path, type=expected, data=texts.go_quote(data))
-        self._invalid(ProblemClass.TYPE, path, where, data, message)
+        self._invalid(error, path, where, data, message)
 
     def validate(
         self,
@@ -552,7 +554,7 @@ class _Walk:
     def _format(self, value: str, node: dict, path: str, where: Location) -> None:
         fmt = node.get("format")
         if fmt and _valid_format(fmt, value) is False:
-            self._type_error(path, where, fmt, value)
+            self._type_error(path, where, fmt, value, ProblemClass.FORMAT)
 
     def _number(self, value: float, node: dict, path: str, where: Location) -> None:
         """validator.go numberValidator: multipleOf, then minimum, then maximum."""
