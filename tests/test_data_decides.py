@@ -16,6 +16,10 @@ SOURCE_DIR = ROOT / "src" / "modetable"
 # Kubernetes object structure every manifest reader needs; not mode sources.
 GENERIC_SEGMENTS = {"spec", "metadata", "annotations", "name", "namespace", "kind"}
 MIN_FRAGMENT = 12
+# Kubernetes' own texts, recorded there with their sources: the rules still
+# hand-model two API-server checks with the same words (`Required value`, an
+# enum's `Unsupported value`), until those checks come from the CRD schemas.
+KUBERNETES_TEXTS = SOURCE_DIR / "inputs" / "api_texts.py"
 
 
 def forbidden_names(rules) -> set[str]:
@@ -89,7 +93,7 @@ def test_code_names_no_mode_key_path_or_message(ruleset):
             if found:
                 offences.append(f"{path.relative_to(ROOT)}:{line}: names {found.group(1)!r}")
             for fragment in fragments:
-                if fragment in text:
+                if fragment in text and path != KUBERNETES_TEXTS:
                     offences.append(
                         f"{path.relative_to(ROOT)}:{line}: holds message text {fragment!r}"
                     )

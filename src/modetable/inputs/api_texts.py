@@ -34,11 +34,54 @@ import re
 from decimal import Decimal
 
 __all__ = [
+    "ANNOTATIONS_SIZE_LIMIT",
+    "ANY_OF",
+    "CANNOT_HANDLE",
+    "DNS_LABEL_FORMAT",
     "DNS_LABEL_MESSAGE",
+    "DNS_SUBDOMAIN_FORMAT",
     "DNS_SUBDOMAIN_MESSAGE",
+    "DUPLICATE",
+    "FORBIDDEN",
+    "INVALID",
+    "INVALID_STATUS",
+    "KUBECTL_FROM_SERVER",
+    "KUBECTL_INVALID",
+    "KUBECTL_SOURCE",
+    "KUBECTL_WARNING",
+    "LABEL_KEY_FORMAT",
+    "LABEL_KEY_MESSAGE",
+    "LABEL_VALUE_FORMAT",
+    "LABEL_VALUE_MESSAGE",
+    "MAXIMUM",
+    "MAXIMUM_EXCLUSIVE",
+    "MAX_ITEMS",
+    "MAX_PROPERTIES",
+    "MINIMUM",
+    "MINIMUM_EXCLUSIVE",
+    "MIN_ITEMS",
+    "MIN_PROPERTIES",
+    "MULTIPLE_OF",
+    "NAME_REQUIRED",
+    "NO_PATH",
+    "PATTERN",
+    "REQUIRED",
+    "STRICT_DECODING",
+    "SUPPORTED_VALUES",
+    "TOO_LONG",
+    "TOO_LONG_DETAIL",
+    "TOO_LONG_OPENAPI",
+    "TOO_MANY",
+    "TOO_MANY_DETAIL",
+    "TOO_SHORT",
+    "TYPE_PLAIN",
+    "TYPE_WITH_DATA",
+    "UNKNOWN_FIELD",
+    "UNSUPPORTED",
     "aggregate",
     "field_error",
     "go_float",
+    "go_json",
     "go_quote",
     "go_value",
     "label_key_messages",
@@ -77,6 +120,8 @@ ANY_OF = "{path} must validate at least one schema (anyOf)"
 # "", err): a field.Path that is nil prints as "<nil>".
 NO_PATH = "<nil>"
 
+# field.NotSupported's detail, before the quoted values.
+SUPPORTED_VALUES = "supported values: "
 # field.TooLong, field.TooMany details.
 TOO_LONG_DETAIL = "may not be more than {max} {unit}"
 TOO_MANY_DETAIL = "must have at most {max} {unit}"

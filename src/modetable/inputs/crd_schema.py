@@ -16,7 +16,7 @@ import attrs
 
 from modetable.errors import ModetableError
 
-__all__ = ["DATA_PARTS", "KindSchema", "SchemaSet", "VersionSchemas", "data_path", "load"]
+__all__ = ["DATA_PARTS", "FORMAT", "KindSchema", "SchemaSet", "VersionSchemas", "data_path", "load"]
 
 # Where the wheel puts the file (pyproject's force-include), beside the rules.
 DATA_PARTS = ("_bundled", "rules", "schemas", "ome-crd-schemas.json")

@@ -38,6 +38,8 @@ from modetable.inputs.crd_schema import KindSchema
 from modetable.yamlio import YamlList, YamlMap
 
 __all__ = [
+    "META_FIELDS",
+    "OBJECT_META_FIELDS",
     "ProblemClass",
     "SchemaProblem",
     "check_object",
@@ -609,7 +611,7 @@ class _Walk:
         if any(_same(value, choice) for choice in allowed):
             return
         shown = [c if isinstance(c, str) else texts.go_json(c) for c in allowed]
-        detail = "supported values: " + ", ".join(texts.go_quote(s) for s in shown)
+        detail = texts.SUPPORTED_VALUES + ", ".join(texts.go_quote(s) for s in shown)
         text = texts.field_error(path, texts.UNSUPPORTED, value, detail)
         self._add(ProblemClass.ENUM, path, where, text)
 
