@@ -115,7 +115,7 @@ def bad_paths(name: str, call: Callable[[Api, Any], Any], *extra: Any) -> None:
     )
     for value, message in (
         ("", f"{argument} is empty"),
-        ("a\0b", "a\\0b: cannot read: a path holds no NUL character"),
+        ("a\0b", "a\\0b: cannot read: a path cannot hold a NUL character"),
         ("\ud800", f"\\ud800: cannot read: the path holds U+D800, {SURROGATE}"),
         (Path("x\udfffy"), f"x\\udfffy: cannot read: the path holds U+DFFF, {SURROGATE}"),
     ):

@@ -44,13 +44,13 @@ def _surrogate(text: str) -> str | None:
     return None
 
 
-def name(argument: str, value: Any, what: str = "a str") -> str | None:
+def name(argument: str, value: Any) -> str | None:
     """A Kubernetes name, or a reference made of names (`NAMESPACE/NAME`);
     None when the argument may be left out: a str that is not empty and holds
     no space, control character or lone surrogate (no manifest holds one)."""
     if value is None:
         return None
-    typed(argument, value, str, f"{what} or None")
+    typed(argument, value, str, "a str or None")
     if not value:
         raise ModetableError(f"{argument} is empty")
     surrogate = _surrogate(value)
@@ -96,7 +96,7 @@ def path(argument: str, value: Any) -> str:
         raise ModetableError(f"{argument} is empty", code=ErrorCode.CANNOT_READ)
     if "\0" in given:
         raise ModetableError(
-            "cannot read: a path holds no NUL character",
+            "cannot read: a path cannot hold a NUL character",
             Location(given),
             code=ErrorCode.CANNOT_READ,
         )
