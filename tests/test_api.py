@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import re
 import subprocess
 import sys
 
@@ -415,21 +414,6 @@ def test_an_object_that_is_not_an_isvc_is_an_error(policy, examples):
         "InferenceService ns/svc (the isvc argument) at spec.model.name: "
         "spec.model.name must be a string, got the number 3"
     )
-
-
-def test_wrong_types_are_type_errors(policy, examples):
-    with pytest.raises(TypeError, match=re.escape("expected a modetable.Policy")):
-        modetable.select("v1.3", examples, "x")
-    with pytest.raises(TypeError, match=re.escape("expected a modetable.Cluster")):
-        modetable.select(policy, [], "x")
-    with pytest.raises(TypeError, match=re.escape("isvc must be NAMESPACE/NAME or the object")):
-        modetable.select(policy, examples, 3)
-    with pytest.raises(TypeError, match=re.escape("rules must be a modetable.Rules or Policy")):
-        modetable.Cluster.from_paths(EXAMPLES, rules=RULES)
-    for wrong, named in (('{"kind": "List"}', "str"), (None, "NoneType"), (3, "int")):
-        expected = f"objects must be an iterable of objects (dicts), got {named}"
-        with pytest.raises(TypeError, match=re.escape(expected)):
-            modetable.Cluster.from_objects(wrong, rules=policy)
 
 
 def test_a_cluster_read_with_other_rules_is_refused(tmp_path, policy, examples):

@@ -33,6 +33,7 @@ REFUSED_TAG = (
 LONG = "a number of {} characters is longer than the limit of 100; quote it to make it a string"
 NEEDS = "the YAML tag {} needs {}, not {}"
 CONTROL = "invalid YAML: the control character U+{} is not allowed"
+NOT_JSON = "is not a JSON value: JSON, and so Kubernetes, has no NaN or infinity"
 
 # (id, text, the whole error: FILE:LINE:COL: message)
 REFUSED = [
@@ -67,6 +68,10 @@ REFUSED = [
     ("lone-surrogate", 'a: "\\ud800"\n',
      "f:1:7: invalid YAML: found invalid Unicode character escape code" if LIBYAML else
      "f:1:4: the string holds U+D800, which is not a character (a lone surrogate)"),
+    # NaN and the infinities are YAML's floats, not JSON's: kubectl refuses them.
+    ("nan", "a: .nan\n", "f:1:4: the number .nan " + NOT_JSON),
+    ("infinity", "a: [1, -.Inf]\n", "f:1:8: the number -.Inf " + NOT_JSON),
+    ("tagged-infinity", "a: !!float .inf\n", "f:1:4: the number .inf " + NOT_JSON),
     ("duplicate-key", "a: 1\nb: 2\na: 3\n", "f:3:1: duplicate key 'a' (first at line 1)"),
     ("duplicate-key-as-written", "yes: 1\ntrue: 2\n",
      "f:2:1: duplicate key 'true' (first at line 1)"),
@@ -94,6 +99,7 @@ ACCEPTED = [
     ("long-quoted-number", "a: '" + "9" * 5000 + "'\n", {"a": "9" * 5000}),
     ("date", "a: 2024-01-01\n", {"a": "2024-01-01"}),
     ("plain-equals-sign", "a: =\n", {"a": "="}),
+    ("quoted-nan", "a: '.nan'\nb: NaN\n", {"a": ".nan", "b": "NaN"}),
     ("merge-key", "b: &b {x: 1}\nc: {<<: *b, y: 2}\n", {"b": {"x": 1}, "c": {"x": 1, "y": 2}}),
     ("escaped-character", 'a: "\\U0001F600"\n', {"a": "\U0001f600"}),
 ]

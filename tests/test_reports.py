@@ -13,7 +13,7 @@ import jsonschema
 import markdown
 import pytest
 import yaml
-from conftest import CATALOG, RULES, need, run_cli, write
+from conftest import CATALOG, RULES, isvc_doc, need, run_cli, write
 from junitparser import Failure, JUnitXml
 from test_audit import fleet_documents, write_fleet
 
@@ -224,6 +224,20 @@ def test_sarif_validates_and_points_at_real_lines(fleet):
         assert 1 <= physical["region"]["startLine"] <= len(lines)
         assert physical["region"]["startLine"] == finding["location"]["line"]
         assert result["message"]["text"] == finding["message"]
+
+
+def test_sarif_messages_hold_no_embedded_link_from_an_input(tmp_path):
+    """SARIF reads `[text](uri)` in a plain-text message as a link a viewer
+    makes clickable: one quoted from a manifest is broken by a word joiner."""
+    model = "[docs](https://evil.example/x) and [1](0)"
+    path = write(tmp_path, "isvc.yaml", yaml.safe_dump(isvc_doc(model={"name": model})))
+    [result] = _sarif("audit", str(path))["runs"][0]["results"]
+    assert result["message"]["text"] == (
+        'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+        'referenced model "[docs]\u2060(https://evil.example/x) and [1]\u2060(0)" not found in '
+        'namespace "ns": ensure a BaseModel exists in this namespace or a ClusterBaseModel '
+        "exists cluster-wide with this name"
+    )
 
 
 def test_sarif_of_the_catalog_validates():

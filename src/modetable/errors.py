@@ -35,6 +35,17 @@ class Location:
     col: int | None = None
     field: str | None = None
 
+    def __attrs_post_init__(self) -> None:
+        # One check of the documented types, for a Location a caller makes
+        # (modetable makes thousands, so no validator per field).
+        if not isinstance(self.file, str):
+            raise _wrong_type("file", "a str", self.file)
+        for argument, value in (("line", self.line), ("col", self.col)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise _wrong_type(argument, "an int or None", value)
+        if self.field is not None and not isinstance(self.field, str):
+            raise _wrong_type("field", "a str or None", self.field)
+
     def __str__(self) -> str:
         # A file name can hold a newline or bytes that are not UTF-8: shown escaped.
         file = escape(self.file)
@@ -100,6 +111,12 @@ class ModetableError(Exception):
     def __init__(
         self, message: str, location: Location | None = None, *, code: str = ErrorCode.BAD_INPUT
     ) -> None:
+        if not isinstance(message, str):
+            raise _wrong_type("message", "a str", message)
+        if location is not None and not isinstance(location, Location):
+            raise _wrong_type("location", "a modetable.Location or None", location)
+        if not isinstance(code, str):
+            raise _wrong_type("code", "a str (an ErrorCode)", code)
         super().__init__(message)
         self.message = message
         self.location = location
@@ -117,11 +134,18 @@ class ErrorList(ModetableError):
     """Several problems found at once (a rules file is checked whole)."""
 
     def __init__(self, errors: list[ModetableError]) -> None:
+        if not isinstance(errors, list) or not all(isinstance(e, ModetableError) for e in errors):
+            raise _wrong_type("errors", "a list of ModetableError", errors)
         super().__init__("\n".join(str(e) for e in errors))
         self.errors = errors
 
     def lines(self) -> list[str]:
         return [str(e) for e in self.errors]
+
+
+def _wrong_type(argument: str, expected: str, value: object) -> TypeError:
+    """As the API says a wrong type (modetable/api/arguments.py)."""
+    return TypeError(f"{argument} must be {expected}, got {type(value).__name__}")
 
 
 class ModetableWarning(UserWarning):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TextIO
 
 from modetable.admission import check_fields as check_admission_fields
 from modetable.admission.runtimes import runtime_denial
@@ -37,7 +37,14 @@ from modetable.manifests import (
 from modetable.rules.policy import Policy
 from modetable.yamlio import one_run, where
 
-__all__ = ["Warn", "check_cluster", "check_object", "load_objects", "load_paths"]
+__all__ = [
+    "Warn",
+    "check_cluster",
+    "check_object",
+    "load_objects",
+    "load_paths",
+    "stdin_bytes",
+]
 
 # Where a warning goes (one line of text, without `modetable: warning: `).
 Warn = Callable[[str], None]
@@ -62,6 +69,35 @@ def load_paths(
     # One budget of alias nodes for all the files (the command's, when in one).
     with one_run():
         return _checked(policy, read_documents(inputs, stdin, rejected), warn, rejected)
+
+
+def stdin_bytes(stream: TextIO | BinaryIO | None) -> Any:
+    """What `-` reads: `stream`'s bytes (its binary buffer, or a text stream
+    with none, such as io.StringIO or a notebook's, as UTF-8). None, standard
+    input closed (`<&-`, or a process started without one), is an error."""
+    if stream is None:
+        raise ModetableError(
+            "cannot read: standard input is closed",
+            Location("<stdin>"),
+            code=ErrorCode.CANNOT_READ,
+        )
+    buffer = getattr(stream, "buffer", None)
+    if buffer is not None:
+        return buffer
+    return stream if isinstance(stream.read(0), bytes) else _EncodedText(stream)
+
+
+class _EncodedText:
+    """A text stream read as UTF-8 bytes."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        # `size` counts characters here, so the byte limit is checked on the result.
+        # A lone surrogate is written as UTF-8 would spell it, which decoding
+        # then refuses (`not UTF-8`), never an exception of its own.
+        return self.stream.read(size).encode("utf-8", "surrogatepass")
 
 
 def load_objects(

@@ -5,8 +5,9 @@ A program hands modetable the objects it holds (what `json.load`,
 lists, strings, numbers, booleans, None). They are copied into the trees the
 YAML loader builds, under the same rules: JSON's values only (a date or time,
 as PyYAML reads an unquoted timestamp, becomes its ISO 8601 text, as
-modetable's loader keeps it text), within the same limits of nodes and depth,
-a value that holds itself refused. With no file, a
+modetable's loader keeps it text; a key that is not a string, a lone
+surrogate, NaN and infinity are refused, as JSON holds none), within the same
+limits of nodes and depth, a value that holds itself refused. With no file, a
 place is the object (its kind, namespace and name, and where it stood among
 the objects given: `objects[3]`, `objects[0].items[5]` in a List) and the path
 of the field inside it (`Location.field`: `spec.model.name`).
@@ -18,12 +19,14 @@ nothing modetable holds.
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.manifests import DEFAULT_NAMESPACE, is_list
-from modetable.yamlio import MAX_DEPTH, MAX_NODES, YamlList, YamlMap, describe
+from modetable.shown import escape
+from modetable.yamlio import MAX_DEPTH, MAX_NODES, YamlList, YamlMap, describe, non_finite
 
 __all__ = ["ObjectList", "ObjectMap", "object_documents"]
 
@@ -66,7 +69,8 @@ def _child(path: str, key: Any) -> str:
     notation of the rules' paths, a key that is not a plain word in brackets."""
     if isinstance(key, int) and not isinstance(key, bool):
         return f"{path}[{key}]"
-    text = str(key)
+    # A key may hold a newline or a terminal escape: a place is one line.
+    text = escape(str(key))
     if text and all(c.isalnum() or c in "_-" for c in text):
         return f"{path}.{text}" if path else text
     return f"{path}[{text}]"
@@ -169,9 +173,8 @@ def _copy(value: Any, label: str, path: str, depth: int, budget: _Budget, active
     if isinstance(value, Mapping):
         node = ObjectMap()
         for name, item in value.items():
-            if not isinstance(name, _SCALARS):
-                raise ModetableError(f"a mapping key must be a string, not {describe(name)}", at)
-            node[name] = _copy(item, label, _child(path, name), depth + 1, budget, active)
+            key = _key(name, at)
+            node[key] = _copy(item, label, _child(path, key), depth + 1, budget, active)
     else:
         node = ObjectList(
             _copy(item, label, _child(path, index), depth + 1, budget, active)
@@ -183,7 +186,34 @@ def _copy(value: Any, label: str, path: str, depth: int, budget: _Budget, active
     return node
 
 
+def _key(name: Any, at: Location) -> str:
+    """A mapping's key: a string, as JSON's (and so Kubernetes') keys are;
+    json.dumps would write None, True or 1 as a string, PyYAML keeps them."""
+    if not isinstance(name, str):
+        raise ModetableError(
+            f"a mapping key must be a string, not {describe(name)}", at, code=ErrorCode.WRONG_TYPE
+        )
+    _unicode(name, "a key", at)
+    return name
+
+
+def _unicode(text: str, what: str, at: Location) -> None:
+    """`text` holds no lone surrogate (no UTF-8, so no file, can hold one)."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ModetableError(
+            f"{what} holds U+{ord(text[exc.start]):04X}, which is not a character "
+            "(a lone surrogate)",
+            at,
+        ) from None
+
+
 def _scalar(value: Any, at: Location) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ModetableError(non_finite(describe(value)), at)
     if isinstance(value, int) and not isinstance(value, bool):
         if value.bit_length() > 3 * _MAX_NUMBER_DIGITS:
             raise ModetableError(
@@ -191,13 +221,6 @@ def _scalar(value: Any, at: Location) -> Any:
                 "make it a string",
                 at,
             )
-    elif isinstance(value, str) and not value.isascii():
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise ModetableError(
-                f"the string holds U+{ord(value[exc.start]):04X}, which is not a character "
-                "(a lone surrogate)",
-                at,
-            ) from None
+    elif isinstance(value, str):
+        _unicode(value, "the string", at)
     return value

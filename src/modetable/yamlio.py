@@ -16,7 +16,8 @@ faster parse path is held to the same, tests/test_loader_contract.py):
 - more bytes than the limit; text that is not UTF-8; control characters;
 - a tag beyond JSON's values, and a JSON tag that does not fit its node
   (`!!float abc`, `!!map` on a list, `!!seq` on a mapping);
-- a number written with more characters than the limit;
+- a number written with more characters than the limit; NaN or an infinity
+  (`.nan`, `-.inf`), which no JSON, and so no Kubernetes object, holds;
 - a string that is not valid Unicode (a lone surrogate written as an escape);
 - a key twice in one mapping; a list or mapping as a key;
 - nesting past the depth limit, as written or through aliases; an alias
@@ -29,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
+import math
 import os
 import stat
 from collections.abc import Iterator
@@ -55,6 +57,7 @@ __all__ = [
     "item_position",
     "key_position",
     "load_documents",
+    "non_finite",
     "one_run",
     "path_problem",
     "read_file",
@@ -158,6 +161,12 @@ def where(node: Any, key: Any = None, fallback: Location | None = None) -> Locat
     if isinstance(node, YamlMap | YamlList):
         return node.where(key)
     return fallback if fallback is not None else Location("<input>")
+
+
+def non_finite(shown: str) -> str:
+    """The error for NaN or an infinity (`shown`: `the number nan`), which no
+    JSON, and so no Kubernetes object, holds."""
+    return f"{shown} is not a JSON value: JSON, and so Kubernetes, has no NaN or infinity"
 
 
 def describe(value: Any) -> str:
@@ -347,7 +356,11 @@ class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
         self._scalar(node)
         if self.resolve(yaml.ScalarNode, node.value, (True, False)) == _INT:
             return float(super().construct_yaml_int(node))
-        return super().construct_yaml_float(node)
+        value = super().construct_yaml_float(node)
+        if not math.isfinite(value):
+            # `.nan`, `.inf`: kubectl's conversion to JSON refuses them.
+            raise self._refuse(non_finite(f"the number {node.value}"), node)
+        return value
 
     def construct_bool(self, node: yaml.Node) -> bool:
         self._scalar(node)

@@ -4,6 +4,7 @@ in memory, as the Python API gives them."""
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -11,12 +12,16 @@ from typing import Any
 import attrs
 
 from modetable import loading, manifests
+from modetable.api.arguments import flag, made_by, wrong_type
+from modetable.api.arguments import path as path_argument
 from modetable.api.rules import Policy, Rules, engine_policy, engine_ruleset, load_rules
 from modetable.errors import ModetableError, ModetableWarning
 from modetable.rules import policy as rules_policy
 from modetable.rules.model import RuleFile
 
 __all__ = ["Cluster", "engine_cluster", "rejected_objects"]
+
+_MAKERS = "Cluster.from_paths or Cluster.from_objects"
 
 
 @attrs.frozen(eq=False)
@@ -28,13 +33,17 @@ class Cluster:
     to share across threads; modetable keeps its own copy of every object.
     """
 
-    _cluster: manifests.Cluster = attrs.field(alias="cluster", repr=False)
+    _cluster: manifests.Cluster = attrs.field(
+        alias="cluster", repr=False, validator=made_by(manifests.Cluster, _MAKERS)
+    )
     # The rules file the objects were read and checked with.
-    _rules: RuleFile = attrs.field(alias="rules", repr=False)
-    _rules_file: str = attrs.field(alias="rules_file", repr=False)
+    _rules: RuleFile = attrs.field(alias="rules", repr=False, validator=made_by(RuleFile, _MAKERS))
+    _rules_file: str = attrs.field(alias="rules_file", repr=False, validator=made_by(str, _MAKERS))
     # Objects left out by a lenient read (the audit reports each).
-    _rejected: tuple[manifests.Rejected, ...] = attrs.field(alias="rejected", repr=False)
-    warnings: tuple[str, ...] = ()
+    _rejected: tuple[manifests.Rejected, ...] = attrs.field(
+        alias="rejected", repr=False, validator=made_by(tuple, _MAKERS)
+    )
+    warnings: tuple[str, ...] = attrs.field(default=(), validator=made_by(tuple, _MAKERS))
     """What reading gave as `ModetableWarning`s (an object defined twice)."""
 
     @classmethod
@@ -51,11 +60,18 @@ class Cluster:
         `load_rules()`); decide with a policy of the same file. `lenient`
         leaves out an object that does not read, as `modetable audit` does,
         and the audit reports it."""
+        given = [path_argument(f"paths[{index}]", path) for index, path in enumerate(paths)]
+        lenient = flag("lenient", lenient)
         policy = _checking_policy(rules)
+        # `-`: the process's standard input, as bytes whatever sys.stdin is
+        # (a notebook's text stream; None when the process has none).
+        stdin = loading.stdin_bytes(sys.stdin) if "-" in given else None
         return _read(
             policy,
             lenient,
-            lambda warn, rejected: loading.load_paths(policy, paths, warn=warn, rejected=rejected),
+            lambda warn, rejected: loading.load_paths(
+                policy, given, stdin, warn=warn, rejected=rejected
+            ),
         )
 
     @classmethod
@@ -73,14 +89,13 @@ class Cluster:
         checks and limits as for files; an error names the object by kind,
         namespace and name, where it stood (`objects[3]`), and the field
         (`Location.field`). `rules` and `lenient` as for `from_paths`."""
+        lenient = flag("lenient", lenient)
         policy = _checking_policy(rules)
         if isinstance(objects, Mapping):
             # Iterating a dict would give its keys: one object was meant.
             objects = (objects,)
         elif isinstance(objects, str | bytes | bytearray) or not isinstance(objects, Iterable):
-            raise TypeError(
-                f"objects must be an iterable of objects (dicts), got {type(objects).__name__}"
-            )
+            raise wrong_type("objects", "an iterable of objects (dicts)", objects)
         pairs = ((f"objects[{index}]", obj) for index, obj in enumerate(objects))
         return _read(
             policy,
@@ -128,7 +143,7 @@ def _checking_policy(rules: Rules | Policy | None) -> rules_policy.Policy:
     if rules is None:
         rules = load_rules()
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a modetable.Rules or Policy, got {type(rules).__name__}")
+        raise wrong_type("rules", "a modetable.Rules or Policy", rules)
     ruleset = engine_ruleset(rules)
     return ruleset.at(ruleset.default_version)
 
@@ -153,9 +168,8 @@ def engine_cluster(cluster: Cluster, policy: rules_policy.Policy) -> manifests.C
     """The engine's cluster behind a public one, once it is known to be read
     with the rules `policy` is of (for the API's own modules)."""
     if not isinstance(cluster, Cluster):
-        raise TypeError(
-            "expected a modetable.Cluster (from Cluster.from_paths or from_objects), "
-            f"got {type(cluster).__name__}"
+        raise wrong_type(
+            "cluster", "a modetable.Cluster (from Cluster.from_paths or from_objects)", cluster
         )
     if cluster._rules is not policy.rules and cluster._rules != policy.rules:
         raise ModetableError(

@@ -14,6 +14,7 @@ from typing import Any
 
 from modetable import loading, manifests
 from modetable.api import results
+from modetable.api.arguments import flag, name, wrong_type
 from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
 from modetable.api.rules import Policy, engine_policy
 from modetable.errors import Location, ModetableError
@@ -46,7 +47,7 @@ def effective(
     `isvc` names, else `runtime` (as `--runtime NAME`), else the one OME would
     select. `to_json()` is `modetable effective -o json`."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.effective_result(found, objects, target, runtime)
+    return results.effective_result(found, objects, target, name("runtime", runtime))
 
 
 def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResult:
@@ -63,7 +64,7 @@ def match(
     mode rule alone (only those named `runtime`, when given). `to_json()` is
     `modetable match -o json`."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.match_result(found, objects, target, runtime)
+    return results.match_result(found, objects, target, name("runtime", runtime))
 
 
 def audit_cluster(
@@ -80,8 +81,8 @@ def audit_cluster(
         found,
         objects,
         rejected_objects(cluster),
-        namespace=namespace,
-        candidates=candidates,
+        namespace=name("namespace", namespace),
+        candidates=flag("candidates", candidates),
     )
 
 
@@ -91,12 +92,10 @@ def _inputs(
     found = engine_policy(policy)
     objects = engine_cluster(cluster, found)
     if isinstance(isvc, str):
-        return found, objects, objects.find_isvc(isvc)
+        return found, objects, objects.find_isvc(name("isvc", isvc))
     if isinstance(isvc, Mapping):
         return found, objects, _given(found, isvc)
-    raise TypeError(
-        f"isvc must be NAMESPACE/NAME or the object (a mapping), got {type(isvc).__name__}"
-    )
+    raise wrong_type("isvc", "NAMESPACE/NAME or the object (a mapping)", isvc)
 
 
 def _given(policy: rules_policy.Policy, isvc: Mapping[str, Any]) -> manifests.Manifest:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from modetable.api.arguments import made_by, one_of
 from modetable.errors import ModetableError
 from modetable.manifests import Cluster, Manifest, Rejected, runtime_json
 from modetable.modes import Resolution, resolution_json
@@ -47,14 +48,21 @@ __all__ = [
     "to_plain",
 ]
 
+# A result is made by the function that answers it, never by its caller.
+_MAKER = "select, effective, admit, match or audit_cluster"
+
+
+def _made(kind: str | type | tuple[type, ...]) -> Any:
+    return made_by(kind, _MAKER)
+
 
 @attrs.frozen(eq=False)
 class _AboutOne:
     """What effective, admit and match answer about: the policy decided with and
     the InferenceService."""
 
-    _policy: Policy = attrs.field(alias="policy", repr=False)
-    _isvc: Manifest = attrs.field(alias="isvc", repr=False)
+    _policy: Policy = attrs.field(alias="policy", repr=False, validator=_made(Policy))
+    _isvc: Manifest = attrs.field(alias="isvc", repr=False, validator=_made(Manifest))
 
     @property
     def isvc(self) -> str:
@@ -75,8 +83,10 @@ class SelectResult:
     """`modetable select`: the runtime OME uses for an InferenceService, or why
     none, with what admission, events and conditions show."""
 
-    _policy: Policy = attrs.field(alias="policy", repr=False)
-    _outcome: Outcome = attrs.field(alias="outcome", repr=False)
+    _policy: Policy = attrs.field(alias="policy", repr=False, validator=_made(Policy))
+    _outcome: Outcome = attrs.field(
+        alias="outcome", repr=False, validator=_made("modetable.selection:Outcome")
+    )
 
     @property
     def isvc(self) -> str:
@@ -145,12 +155,14 @@ def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectRes
 class EffectiveResult(_AboutOne):
     """`modetable effective`: each component's running mode and the rule that set it."""
 
-    _effective: Effective = attrs.field(alias="effective", repr=False)
+    _effective: Effective = attrs.field(
+        alias="effective", repr=False, validator=_made("modetable.running:Effective")
+    )
     # The runtime was auto-selected (the InferenceService names none).
-    selected: bool = False
+    selected: bool = attrs.field(default=False, validator=_made(bool))
     # Why no runtime is used, as select says it (None when one is, or when
     # none is named or picked for lack of the model in the manifests).
-    message: str | None = None
+    message: str | None = attrs.field(default=None, validator=_made((str, type(None))))
 
     @property
     def runtime(self) -> str | None:
@@ -263,7 +275,9 @@ class AdmitResult(_AboutOne):
     """`modetable admit`: the admission verdict, every check modetable models in
     OME's order (the same verdict as `select`'s)."""
 
-    _admission: Admission = attrs.field(alias="admission", repr=False)
+    _admission: Admission = attrs.field(
+        alias="admission", repr=False, validator=_made("modetable.admission:Admission")
+    )
 
     @property
     def allowed(self) -> bool:
@@ -336,8 +350,12 @@ class MatchResult(_AboutOne):
     """`modetable match`: every runtime of the namespace and cluster against an
     InferenceService, on the mode rule alone."""
 
-    _requested: dict[str, Resolution] = attrs.field(alias="requested", repr=False)
-    _matched: tuple[_Matched, ...] = attrs.field(alias="matched", repr=False)
+    _requested: dict[str, Resolution] = attrs.field(
+        alias="requested", repr=False, validator=_made(dict)
+    )
+    _matched: tuple[_Matched, ...] = attrs.field(
+        alias="matched", repr=False, validator=_made(tuple)
+    )
 
     @property
     def passing(self) -> tuple[str, ...]:
@@ -434,8 +452,12 @@ class AuditItem:
     """One InferenceService of an audit: the outcome OME reaches, what is wrong
     with it, and the deprecated modes it runs in."""
 
-    _audited: Audited = attrs.field(alias="audited", repr=False)
-    _candidates: bool = attrs.field(alias="candidates", default=False, repr=False)
+    _audited: Audited = attrs.field(
+        alias="audited", repr=False, validator=_made("modetable.audit.fleet:Audited")
+    )
+    _candidates: bool = attrs.field(
+        alias="candidates", default=False, repr=False, validator=_made(bool)
+    )
 
     @property
     def isvc(self) -> str:
@@ -542,9 +564,9 @@ class AuditRun:
 class AuditResult:
     """`modetable audit`: every InferenceService audited, and the summary."""
 
-    items: tuple[AuditItem, ...]
-    _trailer: dict[str, Any] = attrs.field(alias="trailer", repr=False)
-    _failing: frozenset[str] = attrs.field(alias="failing", repr=False)
+    items: tuple[AuditItem, ...] = attrs.field(validator=_made(tuple))
+    _trailer: dict[str, Any] = attrs.field(alias="trailer", repr=False, validator=_made(dict))
+    _failing: frozenset[str] = attrs.field(alias="failing", repr=False, validator=_made(frozenset))
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -554,7 +576,9 @@ class AuditResult:
     def fails(self, severity: str | None = "error") -> bool:
         """Whether a finding is `severity` or more severe (`error`, `warning`,
         `info`; None: never): the command's exit code 1 under `--fail-on`."""
-        return severity is not None and severity in self._failing
+        from modetable.audit.findings import SEVERITIES
+
+        return one_of("severity", severity, SEVERITIES) in self._failing
 
     def to_json(self) -> dict[str, Any]:
         """What `modetable audit -o json` prints (docs/json.md)."""

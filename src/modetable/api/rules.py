@@ -8,6 +8,8 @@ import warnings
 
 import attrs
 
+from modetable.api.arguments import made_by, typed, wrong_type
+from modetable.api.arguments import path as path_argument
 from modetable.errors import ModetableWarning
 from modetable.rules import policy as rules_policy
 
@@ -22,7 +24,11 @@ class Policy:
     Policy may serve every request of a long-running program.
     """
 
-    _policy: rules_policy.Policy = attrs.field(alias="policy", repr=False)
+    _policy: rules_policy.Policy = attrs.field(
+        alias="policy",
+        repr=False,
+        validator=made_by(rules_policy.Policy, "Rules.at()"),
+    )
 
     @property
     def version(self) -> str:
@@ -60,7 +66,11 @@ class Rules:
     """A rules file, loaded: OME's deployment-mode rules for every release it
     describes. Made by `load_rules`; immutable."""
 
-    _ruleset: rules_policy.RuleSet = attrs.field(alias="ruleset", repr=False)
+    _ruleset: rules_policy.RuleSet = attrs.field(
+        alias="ruleset",
+        repr=False,
+        validator=made_by(rules_policy.RuleSet, "load_rules()"),
+    )
 
     @property
     def file(self) -> str:
@@ -92,6 +102,8 @@ class Rules:
         `ModetableWarning` (the text the command line prints as a warning);
         one older than every line, or not a version, is a `ModetableError`.
         """
+        if version is not None:
+            typed("version", version, str, "a str or None")
         found = self._ruleset.at(version)
         if found.warning:
             warnings.warn(found.warning, ModetableWarning, stacklevel=2)
@@ -106,15 +118,14 @@ def load_rules(path: str | os.PathLike[str] | None = None) -> Rules:
     `$MODETABLE_RULES`, else `./rules/modes.yaml` when it exists, else the copy
     bundled with modetable. A file that does not load is a `ModetableError`
     naming its place (every problem found, one per line, in `ErrorList.errors`)."""
-    return Rules(ruleset=rules_policy.load_ruleset(path))
+    given = None if path is None else path_argument("path", path)
+    return Rules(ruleset=rules_policy.load_ruleset(given))
 
 
 def engine_policy(policy: Policy) -> rules_policy.Policy:
     """The engine's policy behind a public one (for the API's own modules)."""
     if not isinstance(policy, Policy):
-        raise TypeError(
-            f"expected a modetable.Policy (from load_rules().at()), got {type(policy).__name__}"
-        )
+        raise wrong_type("policy", "a modetable.Policy (from load_rules().at())", policy)
     return policy._policy
 
 

@@ -8,7 +8,7 @@ import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from modetable.cli.streams import Io
 from modetable.errors import ErrorCode, Location, ModetableError
@@ -124,24 +124,9 @@ def rules_note(policy: Policy | RuleSet) -> str:
 
 
 def _stdin_bytes(io: Io) -> Any:
-    if io.stdin is None:  # closed before the start (`<&-`)
-        raise ModetableError(
-            "cannot read: standard input is closed",
-            Location("<stdin>"),
-            code=ErrorCode.CANNOT_READ,
-        )
-    return getattr(io.stdin, "buffer", None) or _EncodedText(io.stdin)
+    from modetable.loading import stdin_bytes
 
-
-class _EncodedText:
-    """A text stream read as UTF-8 bytes (tests pass io.StringIO as stdin)."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-
-    def read(self, size: int = -1) -> bytes:
-        # `size` counts characters here, so the byte limit is checked on the result.
-        return self.stream.read(size).encode("utf-8")
+    return stdin_bytes(io.stdin)
 
 
 def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] = ()) -> Cluster:

@@ -4,6 +4,10 @@ Tables come from tabulate's GitHub format. A cell may hold `|` or a newline:
 outside code a `|` is escaped (`\\|`) and a newline becomes `<br>`; a code span
 holding either becomes an HTML `<code>` element, because a backslash inside
 backquotes is literal in some Markdown dialects and a separator in others.
+
+Text from input (a name, an annotation, a file name, a message that quotes
+them) is never markup: `inert` writes it so that GitHub-flavoured Markdown
+shows it as written, with no HTML, link, image, mention or code of its own.
 """
 
 from __future__ import annotations
@@ -14,11 +18,45 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-__all__ = ["bullets", "cell", "code", "table", "words"]
+from modetable.shown import escape
+
+__all__ = ["bullets", "cell", "code", "inert", "table", "words"]
 
 # A code span: a run of backquotes, the shortest text, the same run again.
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", re.DOTALL)
 _NEWLINE = re.compile(r"\r\n|\r|\n")
+
+# What `inert` writes for each character that can begin markup in GitHub's
+# Markdown. Backslash escapes where every dialect has them (mkdocs' too),
+# entities elsewhere. `@` and `#` get a word joiner (U+2060, invisible): GitHub
+# finds `@user`, `@org/team` and `#123` in the rendered text, where an entity
+# or an escape is already decoded, and the joiner also breaks an email address
+# (`a@b.co`), which GitHub would make a link.
+_JOINER = "&#8288;"
+_INERT = {
+    "\\": "\\\\",
+    "`": "&#96;",
+    "*": "\\*",
+    "_": "\\_",
+    "[": "\\[",
+    "]": "\\]",
+    "~": "&#126;",
+    "$": "&#36;",
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "@": "@" + _JOINER,
+    "#": "#" + _JOINER,
+    # An autolink: `https://`, `ftp://`, `//host` (`scheme://` needs the two
+    # slashes together) and `www.` (GitHub links either without `<>`).
+    "//": "/&#47;",
+}
+# A backslash escapes only ASCII punctuation (or, last on a line, breaks it):
+# one before a letter, as in `\\x1b`, is shown as it is.
+_MARKUP = re.compile(r"//|\\(?=[!-/:-@\[-`{-~]|\Z)|[`*_\[\]~$&<>@#]|(?<=www)\.", re.IGNORECASE)
+# What would begin a block where the text begins a line: a list item (`-`,
+# `+`, `1.`, `1)`) or a setext underline (`=`).
+_BLOCK_START = re.compile(r"[-+=]|[0-9]{1,9}[.)]")
 
 
 def cell(text: str) -> str:
@@ -45,6 +83,20 @@ def _code(whole: str, content: str) -> str:
         content = content[1:-1]
     escaped = html.escape(content, quote=False).replace("|", "&#124;")
     return "<code>" + _NEWLINE.sub("<br>", escaped) + "</code>"
+
+
+def inert(text: str) -> str:
+    """`text` from input as Markdown that shows it as written (every character
+    that is not printable escaped, as `shown.escape` prints it) and is nothing
+    but text: no HTML, entity, link, image, autolink, mention, issue
+    reference, code span, emphasis or heading. It holds no line break; in a
+    table cell, `cell` escapes its `|`."""
+    shown = _MARKUP.sub(lambda found: _INERT.get(found.group(0), "&#46;"), escape(text))
+    start = _BLOCK_START.match(shown)
+    if start is None:
+        return shown
+    marker = start.end() - 1
+    return f"{shown[:marker]}&#{ord(shown[marker])};{shown[marker + 1 :]}"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

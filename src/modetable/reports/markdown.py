@@ -1,14 +1,18 @@
 """Markdown for a pull-request comment: the summary, then a table of findings,
-cut to the length a comment may have."""
+cut to the length a comment may have.
+
+Every value from the inputs (names, file names, the messages that quote
+manifests) is written with `inert`: GitHub shows it as text, never as HTML, a
+link, an image or a mention that would notify someone. The headings, the
+table and the words modetable adds are its own Markdown."""
 
 from __future__ import annotations
 
 from typing import TextIO
 
 from modetable.audit.findings import SEVERITIES, Finding
-from modetable.docs.markdown import code, table
+from modetable.docs.markdown import code, inert, table
 from modetable.reports import Report
-from modetable.shown import escape
 
 __all__ = ["COMMENT_LIMIT", "HEADERS", "write"]
 
@@ -19,7 +23,10 @@ COMMENT_LIMIT = 65_536
 
 
 def write(report: Report, out: TextIO) -> None:
-    head = f"{report.preface}### {report.title}\n\n{report.summary}\n"
+    # The preface, the title and the summary are plain text that names inputs
+    # (the rules file, the file `rules check` reads).
+    preface = "".join(f"{inert(line)}\n" for line in report.preface.splitlines())
+    head = f"{preface}### {inert(report.title)}\n\n{inert(report.summary)}\n"
     found = [(subject.name, finding) for subject in report.subjects for finding in subject.findings]
     if not found:
         out.write(head + "\nNo findings.\n")
@@ -30,12 +37,18 @@ def write(report: Report, out: TextIO) -> None:
 def _row(subject: str, finding: Finding) -> list[str]:
     obj = finding.object
     ref = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
-    what = " ".join(p for p in (obj.kind, ref) if p) or "-"
-    message = finding.message + (f" ({finding.hint})" if finding.hint else "")
-    where = code(str(finding.location))
-    # Escaped as every output people read shows values from manifests.
-    cells = (escape(subject), escape(what), where, escape(message))
-    return [finding.severity, code(finding.id), *cells]
+    what = inert(" ".join(p for p in (obj.kind, ref) if p)) or "-"
+    # A hint is the rules' own text (its Markdown kept); the message quotes inputs.
+    message = inert(finding.message) + (f" ({finding.hint})" if finding.hint else "")
+    cells = (inert(subject), what, _code(str(finding.location)), message)
+    return [finding.severity, _code(finding.id), *cells]
+
+
+def _code(text: str) -> str:
+    """`text` as a code span, where nothing is markup; one that holds a `|`
+    (a file name may) as inert text instead, since a table would split the span
+    or, in `cell`'s HTML `<code>`, read its content as Markdown."""
+    return inert(text) if "|" in text else code(text)
 
 
 def _fitting(found: list[tuple[str, Finding]], room: int) -> str:

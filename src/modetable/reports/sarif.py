@@ -22,6 +22,13 @@ VERSION = "2.1.0"
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 # The file name modetable gives standard input: no artifact to point at.
 _STDIN = "<stdin>"
+# SARIF reads `[text](destination)` in a plain-text message as an embedded
+# link (SARIF 2.1.0, 3.11.6), which viewers make clickable, and has no escape
+# for it outside the link text. modetable's messages hold none, so one that a
+# message quotes from an input is broken by a word joiner (U+2060, invisible)
+# between `]` and `(`.
+_EMBEDDED_LINK = "]("
+_NO_LINK = "]\u2060("
 
 
 def uri(file: str) -> str:
@@ -55,7 +62,7 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
         "ruleId": finding.id,
         "ruleIndex": index,
         "level": LEVELS[finding.severity],
-        "message": {"text": message},
+        "message": {"text": message.replace(_EMBEDDED_LINK, _NO_LINK)},
     }
     placed = location(finding)
     if placed is not None:
