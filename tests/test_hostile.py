@@ -226,23 +226,25 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize(
-    ("signal_name", "code", "line"),
-    [
-        ("SIGTERM", 143, "modetable: terminated\n"),
-        ("SIGINT", 130, "modetable: interrupted\n"),
-        ("SIGHUP", 129, "modetable: hung up\n"),  # the terminal closed
-    ],
-)
-def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
-    """A real signal to a real process staging the pages of `docs --out`: it
-    removes its temporary file and the folder it made, and says why it stopped."""
+# Each signal a user or a CI runner sends, with the exit code and line it ends in.
+STOPPING_SIGNALS = [
+    ("SIGTERM", 143, "modetable: terminated\n"),
+    ("SIGINT", 130, "modetable: interrupted\n"),
+    ("SIGHUP", 129, "modetable: hung up\n"),  # the terminal closed
+]
+
+
+def _signal_while_docs_writes(out: Path, signal_name: str) -> tuple[int, bytes, bytes]:
+    """A real signal to a real process staging the pages of `docs --out` (into
+    `out`): its exit code, stdout and stderr. The child meets the signal at its
+    default whatever this process inherited (conftest.signals_at_their_defaults)."""
     import signal
     import subprocess
     import sys
     import time
 
-    out = tmp_path / "out"
+    from conftest import signals_at_their_defaults
+
     argv = ["docs", "--docs-dir", str(ROOT / "docs"), "--ome-version", "v1.2.2", "--out", str(out)]
     process = subprocess.Popen(
         [sys.executable, "-c", _STALLED_WRITES, *argv],
@@ -251,6 +253,7 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         cwd=ROOT,
         # The rules cache off: its own atomic write would stall first.
         env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "MODETABLE_CACHE": "0"},
+        preexec_fn=signals_at_their_defaults,
     )
     try:
         deadline = time.monotonic() + 30
@@ -261,25 +264,62 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         stdout, stderr = process.communicate(timeout=30)
     finally:
         process.kill()
-    assert (process.returncode, stdout, stderr) == (code, b"", line.encode())
+    return process.returncode, stdout, stderr
+
+
+@pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
+def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
+    """The process removes its temporary file and the folder it made, and says why it stopped."""
+    out = tmp_path / "out"
+    run = _signal_while_docs_writes(out, signal_name)
+    assert run == (code, b"", line.encode())
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
+def test_the_signal_tests_hold_under_a_parent_that_ignores_and_blocks_signals(
+    tmp_path, signal_name, code, line
+):
+    """The suite run under `nohup` (SIGHUP ignored), from a shell's `&` (SIGINT
+    ignored) or by a wrapper that blocks signals: the child is still stopped,
+    because the test sets what it relies on instead of inheriting it."""
+    import signal
+
+    from conftest import SENT_SIGNALS
+
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in SENT_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SENT_SIGNALS)
+    try:
+        run = _signal_while_docs_writes(tmp_path / "out", signal_name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    assert run == (code, b"", line.encode())
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_hangup_ignored_at_the_start_stays_ignored():
     """Under `nohup` a closed terminal must not stop modetable: only a SIGHUP
-    that would have killed it unwinds it instead."""
+    that would have killed it unwinds it instead (SIGTERM, at its default here
+    whatever the suite inherited, is taken)."""
     import signal
 
     from modetable.cli import _sigterm_raises
 
-    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    before = {
+        signal.SIGHUP: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, signal.SIG_DFL),
+    }
     try:
         with _sigterm_raises():
             assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
             assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     finally:
-        signal.signal(signal.SIGHUP, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def test_docs_out_writes_no_page_when_one_cannot_be_written(tmp_path):
