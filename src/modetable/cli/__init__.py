@@ -213,23 +213,13 @@ def _run(argv: list[str], io: Any) -> int:
         io.stderr.write(f"modetable: {escape(line)}\n")
 
     try:
-        with contextlib.redirect_stdout(io.stdout):  # --help and --version
-            args = build_parser(argv).parse_args(argv)
-        module = importlib.import_module(f"modetable.cli.{args.module}")
-        from modetable.yamlio import one_run
-
-        try:
-            with one_run():
-                code = int(module.run(args, io))
-        finally:
-            gc.unfreeze()  # what loading froze (cli.common) is the collector's again
+        code = _command(argv, io)
+        # The last of the output reaches the system here: a refusal is the run's error.
         io.stdout.flush()
         return code
     except ModetableError as exc:
         report_error(exc, io)
         return EXIT_ERROR
-    except SystemExit as exc:  # --help and --version
-        return exc.code if isinstance(exc.code, int) else EXIT_OK
     except BrokenPipeError:
         # The reader closed the pipe (`| head`): it took what it wanted.
         return EXIT_OK
@@ -253,6 +243,23 @@ def _run(argv: list[str], io: Any) -> int:
             f"(a bug in modetable; {DEBUG_VARIABLE}=1 shows the traceback)"
         )
         return EXIT_BUG
+
+
+def _command(argv: list[str], io: Any) -> int:
+    """Parse `argv` and run its command; its exit code."""
+    try:
+        with contextlib.redirect_stdout(io.stdout):  # --help and --version
+            args = build_parser(argv).parse_args(argv)
+        module = importlib.import_module(f"modetable.cli.{args.module}")
+        from modetable.yamlio import one_run
+
+        try:
+            with one_run():
+                return int(module.run(args, io))
+        finally:
+            gc.unfreeze()  # what loading froze (cli.common) is the collector's again
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
 
 
 def report_error(exc: ModetableError, io: Any) -> None:

@@ -24,7 +24,7 @@ from modetable.cli.common import (
     policy_at,
     rules_note,
 )
-from modetable.errors import ModetableError
+from modetable.errors import ErrorCode, ModetableError
 
 __all__ = ["EXAMPLES", "PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
 
@@ -229,8 +229,15 @@ def _spooled(
     from modetable.audit.output import WRITERS
 
     with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
-        WRITERS[output](spool, items, trailer)
-        spool.seek(0)
+        try:
+            WRITERS[output](spool, items, trailer)
+            spool.seek(0)
+        except OSError as exc:  # the spool's file refused (a full disk, `ulimit -f`)
+            raise ModetableError(
+                f"cannot write to a temporary file in {tempfile.gettempdir()}: "
+                f"{exc.strerror or exc}",
+                code=ErrorCode.CANNOT_WRITE,
+            ) from None
         shutil.copyfileobj(spool, io.stdout)
 
 
