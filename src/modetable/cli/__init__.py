@@ -111,11 +111,44 @@ def _sigterm_raises() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+# The end of the options: every word after it is an operand (a path), whatever it
+# looks like (`-nzz.yaml`, `--namespace=x.yaml`, another `--`; `-` is standard input).
+END_OF_OPTIONS = "--"
+# Set on the parsed arguments when the command line ended its options with `--`.
+ENDED_OPTIONS = "ended_options"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line, as every modetable error is."""
+    """argparse that reports a usage error as one line, as every modetable error is,
+    and whose list of operands (MANIFESTS) takes every word after `--`."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        operands = _operands_of(self)
+        if args is None or operands is None or END_OF_OPTIONS not in args:
+            return super().parse_known_args(args, namespace)
+        # argparse is given only the words before `--`: it reads `--` itself right
+        # only when no option stands between the operands before it and those after
+        # (`a.yaml -n ns -- b.yaml` was "unrecognized arguments").
+        at = args.index(END_OF_OPTIONS)
+        parsed, extras = super().parse_known_args(args[:at], namespace)
+        before = getattr(parsed, operands.dest, None) or []
+        setattr(parsed, operands.dest, [*before, *args[at + 1 :]])
+        setattr(parsed, ENDED_OPTIONS, True)
+        return parsed, extras
+
+
+def _operands_of(parser: argparse.ArgumentParser) -> argparse.Action | None:
+    """The command's list of operands (a positional taking any number of words),
+    for a command that has one and no subcommands."""
+    positionals = [action for action in parser._actions if not action.option_strings]
+    if len(positionals) == 1 and positionals[0].nargs == argparse.ZERO_OR_MORE:
+        return positionals[0]
+    return None
 
 
 def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
