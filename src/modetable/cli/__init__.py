@@ -23,6 +23,8 @@ from modetable.errors import ErrorList, ModetableError
 __all__ = [
     "COMMANDS",
     "DEBUG_VARIABLE",
+    "ENDED_OPTIONS",
+    "END_OF_OPTIONS",
     "EXAMPLES",
     "EXIT_BUG",
     "EXIT_ERROR",
