@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,20 @@ def rules_used(version: str | None = "v1.3") -> dict[str, Any]:
     from modetable.rules.find import find_rules
 
     return {"path": str(find_rules().path), "version": version}
+
+
+# The signals the tests send to the processes they start.
+SENT_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def signals_at_their_defaults() -> None:
+    """`preexec_fn` for a child the tests send signals to: each of them at its
+    default and not blocked, whatever the suite inherited (`nohup` ignores SIGHUP,
+    a shell's `&` ignores SIGINT, a wrapper may block any of them), so the child
+    meets a signal as a process a terminal started does."""
+    for signum in SENT_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SENT_SIGNALS)
 
 
 @attrs.frozen

@@ -96,11 +96,113 @@ def _pre_commit(cwd: Path, home: Path, *argv: str) -> subprocess.CompletedProces
 def test_the_hooks_file_offers_the_three_hooks():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert {h["id"]: h["entry"] for h in hooks} == {
-        "modetable-audit": "modetable audit",
+        "modetable-audit": "modetable audit --require-double-dash",
         "modetable-rules-check": "modetable rules check --strict",
         "modetable-docs-check": "modetable docs --check",
     }
     assert all(h["language"] == "python" for h in hooks)
+    # The files pre-commit appends follow `--`; the hooks without files pass none.
+    passing = {h["id"]: h.get("args", []) for h in hooks if h.get("pass_filenames", True)}
+    assert passing == {"modetable-audit": ["--within", ".", "--"]}
+
+
+# Files a commit can hold whose names read as options without `--`: `-n zz.yaml`
+# and `--namespace=x.yaml` audit only an empty namespace (the hook passed on a
+# denied InferenceService), `-o .yaml` is a bad format.
+OPTION_LIKE_FILES = ["-nzz.yaml", "--namespace=x.yaml", "-o.yaml"]
+
+
+def _denied_beside_option_like_files(folder: Path, names: list[str]) -> Path:
+    """A git repository whose InferenceService b/lost the webhook denies (its
+    model is absent), with the runtimes and model, and at its root each file of
+    `names` holding a healthy InferenceService a/native-I."""
+    documents = fleet_documents()
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "runtimes.yaml").write_text(yaml.safe_dump_all(documents[:4], sort_keys=False))
+    (folder / "lost.yaml").write_text(yaml.safe_dump(documents[7], sort_keys=False))
+    native = documents[5]
+    for index, name in enumerate(names):
+        named = {**native, "metadata": {"name": f"native-{index}", "namespace": "a"}}
+        (folder / name).write_text(yaml.safe_dump(named, sort_keys=False))
+    _git(folder, "init", "-q")
+    _git(folder, "add", "-A")
+    _git(folder, "commit", "-qm", "manifests")
+    return folder
+
+
+def _denied_audit(names: list[str]) -> str:
+    """What the audit of that repository prints: the denial, each file's native-I ok."""
+    rows = "".join(
+        f"a            native-{i}  plain      OMENative (ServiceSpec)  -\n"
+        for i in range(len(names))
+    )
+    count = len(names) + 1
+    return (
+        "NAMESPACE    NAME      RUNTIME    ENGINE                   FINDINGS\n"
+        f"{rows}"
+        "b            lost      -          RawDeployment (Default)  1 error\n"
+        "\n"
+        "Findings:\n"
+        "  b/lost:\n"
+        '    lost.yaml:1:1: error: admission webhook "inferenceservice.ome-webhook-server.'
+        'validator" denied the request: referenced model "absent" not found in namespace "b": '
+        "ensure a BaseModel exists in this namespace or a ClusterBaseModel exists cluster-wide "
+        "with this name [admission/model-exists]\n"
+        "\n"
+        f"{count} InferenceServices (v1.3): {count - 1} ok, 1 with errors, 0 with warnings, "
+        "0 with info; findings: 1 error, 0 warnings, 0 info\n"
+    )
+
+
+def _hook_report(stdout: str, hook: str = "modetable audit") -> str:
+    """pre-commit's report of one hook: its status line (dots stripped) and what follows."""
+    start = stdout.index(f"\n{hook}.") + 1
+    return re.sub(r"^(.*?)\.{3,}", r"\1 ", stdout[start:], count=1)
+
+
+@pytest.mark.parametrize(
+    "names", [OPTION_LIKE_FILES, *([name] for name in OPTION_LIKE_FILES)], ids=" ".join
+)
+def test_the_hook_reads_files_named_like_options_as_files(tmp_path, pre_commit_home, names):
+    """The real hook on a repository holding a denied InferenceService and files
+    named like options: it fails on the denial (`-nzz.yaml` alone made it pass,
+    auditing the namespace zz.yaml)."""
+    repo = _denied_beside_option_like_files(tmp_path, names)
+    run = _pre_commit(
+        repo, pre_commit_home, "try-repo", str(ROOT), "modetable-audit", "--all-files"
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert _hook_report(run.stdout) == (
+        "modetable audit Failed\n- hook id: modetable-audit\n- exit code: 1\n\n"
+        f"{_denied_audit(names)}\n"
+    )
+
+
+def test_a_config_whose_args_leave_out_the_double_dash_fails(tmp_path, pre_commit_home):
+    """A config that overrides the hook's args without `--` (as configs written
+    before it was needed do): the entry's --require-double-dash fails the hook
+    with what to write, rather than let a file be read as an option."""
+    repo = _denied_beside_option_like_files(tmp_path, ["-nzz.yaml"])
+    config = {
+        "repos": [
+            {
+                "repo": str(ROOT),
+                "rev": _git(ROOT, "rev-parse", "HEAD").strip(),
+                "hooks": [{"id": "modetable-audit", "args": ["--within", "."]}],
+            }
+        ]
+    }
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "config")
+    run = _pre_commit(repo, pre_commit_home, "run", "--all-files")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert _hook_report(run.stdout) == (
+        "modetable audit Failed\n- hook id: modetable-audit\n- exit code: 2\n\n"
+        "modetable: error: no -- ends the options (--require-double-dash), so a file named "
+        "like one (-nzz.yaml) would be read as an option; end them with -- (in "
+        ".pre-commit-config.yaml: args: [--within, deploy/, --])\n\n"
+    )
 
 
 @pytest.mark.parametrize("good", [True, False], ids=["good", "bad"])
@@ -221,6 +323,26 @@ def test_the_action_refuses_to_run_without_manifests(tmp_path, action_python):
     assert audit.stdout == (
         "::error title=modetable::the action's manifests input is required: the files or "
         "folders of your manifests, such as deploy/\n"
+    )
+
+
+def test_the_action_reads_manifests_named_like_options_as_files(tmp_path, action_python):
+    """The manifests input names files called like options: each is a file to
+    audit (the input is split into words after `--`), and the denial fails the step."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    repo = _denied_beside_option_like_files(tmp_path, OPTION_LIKE_FILES)
+    manifests = " ".join([*OPTION_LIKE_FILES, "lost.yaml", "runtimes.yaml"])
+    install, audit = _run_action(action, {"manifests": manifests}, repo, action_python)
+    assert install.returncode == 0, install.stderr
+    assert (audit.returncode, audit.stderr) == (1, "")
+    assert audit.stdout == (
+        "::error file=lost.yaml,line=1,col=1,title=modetable admission/model-exists "
+        "(InferenceService b/lost)::admission webhook "
+        '"inferenceservice.ome-webhook-server.validator" denied the request: referenced model '
+        '"absent" not found in namespace "b": ensure a BaseModel exists in this namespace or a '
+        "ClusterBaseModel exists cluster-wide with this name\n"
+        "4 InferenceServices (v1.3): 3 ok, 1 with errors, 0 with warnings, 0 with info; "
+        "findings: 1 error, 0 warnings, 0 info\n"
     )
 
 

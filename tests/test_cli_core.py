@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 from conftest import EXAMPLES, isvc_doc, mode_annotation, rules_used, run_cli, runtime_doc, write
 
@@ -406,3 +407,37 @@ def test_an_empty_runtime_name_is_an_error_not_an_absent_option():
     for command, option, message in cases:
         run = run_cli(command, option, "", "--isvc", "llama-3-70b", str(EXAMPLES))
         assert (run.code, run.err) == (2, message + "\n"), command
+
+
+# Words that read as options, and `--` and `-`, which after `--` are files too.
+OPTION_LIKE_WORDS = ["-nzz.yaml", "--namespace=x.yaml", "-o.yaml", "--", "-", "--help", "-A"]
+# Every command that takes MANIFESTS, with the options it requires.
+OPERAND_COMMANDS = {
+    "effective": ["--isvc", "svc"],
+    "match": ["--isvc", "svc"],
+    "admit": ["--isvc", "svc"],
+    "select": ["--isvc", "svc"],
+    "explain": ["--isvc", "svc"],
+    "audit": [],
+}
+
+
+def test_every_command_with_manifests_is_in_the_table():
+    from modetable.cli import COMMANDS
+
+    taking = {name for name in COMMANDS if "MANIFESTS" in run_cli(name, "--help").out}
+    assert taking == set(OPERAND_COMMANDS)
+
+
+@pytest.mark.parametrize("command", OPERAND_COMMANDS)
+def test_after_double_dash_every_word_is_one_of_the_manifests(command):
+    """Whatever it looks like, and with options between the files before `--`
+    (which argparse alone refused as "unrecognized arguments")."""
+    from modetable.cli import build_parser
+
+    required = OPERAND_COMMANDS[command]
+    for before, options in (([], []), (["first.yaml"], ["-o", "json", "-n", "ns"])):
+        argv = [command, *required, *before, *options, "--", *OPTION_LIKE_WORDS]
+        args = build_parser(argv).parse_args(argv)
+        assert args.manifests == [*before, *OPTION_LIKE_WORDS]
+        assert (args.output, args.namespace) == (("json", "ns") if options else ("table", None))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, isvc_doc, run_cli, runtime_doc, write
+from conftest import ROOT, RULES, isvc_doc, run_cli, runtime_doc, write
 
 ISVC = ROOT / "tests" / "broken" / "isvc.yaml"
 
@@ -226,23 +226,25 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-@pytest.mark.parametrize(
-    ("signal_name", "code", "line"),
-    [
-        ("SIGTERM", 143, "modetable: terminated\n"),
-        ("SIGINT", 130, "modetable: interrupted\n"),
-        ("SIGHUP", 129, "modetable: hung up\n"),  # the terminal closed
-    ],
-)
-def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
-    """A real signal to a real process staging the pages of `docs --out`: it
-    removes its temporary file and the folder it made, and says why it stopped."""
+# Each signal a user or a CI runner sends, with the exit code and line it ends in.
+STOPPING_SIGNALS = [
+    ("SIGTERM", 143, "modetable: terminated\n"),
+    ("SIGINT", 130, "modetable: interrupted\n"),
+    ("SIGHUP", 129, "modetable: hung up\n"),  # the terminal closed
+]
+
+
+def _signal_while_docs_writes(out: Path, signal_name: str) -> tuple[int, bytes, bytes]:
+    """A real signal to a real process staging the pages of `docs --out` (into
+    `out`): its exit code, stdout and stderr. The child meets the signal at its
+    default whatever this process inherited (conftest.signals_at_their_defaults)."""
     import signal
     import subprocess
     import sys
     import time
 
-    out = tmp_path / "out"
+    from conftest import signals_at_their_defaults
+
     argv = ["docs", "--docs-dir", str(ROOT / "docs"), "--ome-version", "v1.2.2", "--out", str(out)]
     process = subprocess.Popen(
         [sys.executable, "-c", _STALLED_WRITES, *argv],
@@ -251,6 +253,7 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         cwd=ROOT,
         # The rules cache off: its own atomic write would stall first.
         env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "MODETABLE_CACHE": "0"},
+        preexec_fn=signals_at_their_defaults,
     )
     try:
         deadline = time.monotonic() + 30
@@ -261,25 +264,62 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         stdout, stderr = process.communicate(timeout=30)
     finally:
         process.kill()
-    assert (process.returncode, stdout, stderr) == (code, b"", line.encode())
+    return process.returncode, stdout, stderr
+
+
+@pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
+def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
+    """The process removes its temporary file and the folder it made, and says why it stopped."""
+    out = tmp_path / "out"
+    run = _signal_while_docs_writes(out, signal_name)
+    assert run == (code, b"", line.encode())
     assert not out.exists()
+
+
+@pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
+def test_the_signal_tests_hold_under_a_parent_that_ignores_and_blocks_signals(
+    tmp_path, signal_name, code, line
+):
+    """The suite run under `nohup` (SIGHUP ignored), from a shell's `&` (SIGINT
+    ignored) or by a wrapper that blocks signals: the child is still stopped,
+    because the test sets what it relies on instead of inheriting it."""
+    import signal
+
+    from conftest import SENT_SIGNALS
+
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in SENT_SIGNALS}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SENT_SIGNALS)
+    try:
+        run = _signal_while_docs_writes(tmp_path / "out", signal_name)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    assert run == (code, b"", line.encode())
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_hangup_ignored_at_the_start_stays_ignored():
     """Under `nohup` a closed terminal must not stop modetable: only a SIGHUP
-    that would have killed it unwinds it instead."""
+    that would have killed it unwinds it instead (SIGTERM, at its default here
+    whatever the suite inherited, is taken)."""
     import signal
 
     from modetable.cli import _sigterm_raises
 
-    before = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    before = {
+        signal.SIGHUP: signal.signal(signal.SIGHUP, signal.SIG_IGN),
+        signal.SIGTERM: signal.signal(signal.SIGTERM, signal.SIG_DFL),
+    }
     try:
         with _sigterm_raises():
             assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
             assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     finally:
-        signal.signal(signal.SIGHUP, before)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def test_docs_out_writes_no_page_when_one_cannot_be_written(tmp_path):
@@ -308,3 +348,185 @@ def test_a_kind_that_is_a_mapping_is_still_one_line_with_api_groups_read():
         "",
         "modetable: error: <stdin>:2:7: kind must be a string, got a mapping\n",
     )
+
+
+# A write the system refuses past a file-size limit (`ulimit -f`): the write
+# fails with EFBIG (Python ignores SIGXFSZ, which would kill it).
+FILE_SIZE_LIMIT = 16 * 1024
+TOO_LARGE = "modetable: error: cannot write to standard output: File too large\n"
+AUDIT_FORMATS = ["table", "json", "yaml", "html", "sarif", "junit", "markdown", "github"]
+# Python's text layer over unbuffered bytes (PYTHONUNBUFFERED=1, `python -u`)
+# dropped the rest of a short write; over buffered bytes the error came at once.
+BUFFERING = {"buffered": {}, "unbuffered": {"PYTHONUNBUFFERED": "1"}}
+
+
+def _under_a_file_size_limit(
+    argv: list[str], stdout: Path, *, env: dict[str, str] | None = None, script: str | None = None
+) -> tuple[int, str]:
+    """modetable as a real process, standard output written to the file `stdout`,
+    every file it writes limited to FILE_SIZE_LIMIT bytes: its exit code and stderr."""
+    import resource
+    import subprocess
+    import sys
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+
+    environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    environment.pop("PYTHONUNBUFFERED", None)  # buffered unless `env` says otherwise
+    environment.update(env or {})
+    command = ["-c", script] if script is not None else ["-m", "modetable"]
+    with stdout.open("wb") as out:
+        done = subprocess.run(
+            [sys.executable, *command, *argv],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            preexec_fn=limited,
+            cwd=ROOT,
+            env=environment,
+            timeout=120,
+        )
+    return done.returncode, done.stderr.decode()
+
+
+def _fleet(tmp_path: Path, count: int = 300) -> Path:
+    """`count` InferenceServices: every format's output of their audit passes the limit."""
+    documents = [isvc_doc(f"svc-{i}", engine={}) for i in range(count)]
+    return write(tmp_path, "fleet.yaml", _dump(*documents))
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+@pytest.mark.parametrize("output", AUDIT_FORMATS)
+def test_a_file_size_limit_on_standard_output_is_an_error_in_every_format(
+    tmp_path, output, buffering
+):
+    """The output stops where the system refused it and the run says so, exit 2:
+    never a verdict (1, or 0 for -o html) on half a document."""
+    fleet = _fleet(tmp_path)
+    stdout = tmp_path / "stdout"
+    run = _under_a_file_size_limit(
+        ["audit", "-o", output, str(fleet)], stdout, env=BUFFERING[buffering]
+    )
+    assert run == (2, TOO_LARGE)
+    assert stdout.stat().st_size == FILE_SIZE_LIMIT
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["audit", "--help"], ["completion", "bash"]], ids=" ".join
+)
+def test_help_past_a_file_size_limit_is_an_error(tmp_path, argv, buffering):
+    """--help ends in its own exit (SystemExit): its output is flushed and
+    checked there too, not left to the flush at exit, which discards errors."""
+    stdout = tmp_path / "stdout"
+    limit = 1024
+    assert len(run_cli(*argv).out) > limit
+    script = (
+        "import resource, sys\n"
+        f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+        "from modetable.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    run = _under_a_file_size_limit(argv, stdout, env=BUFFERING[buffering], script=script)
+    assert run == (2, TOO_LARGE)
+    assert stdout.stat().st_size == limit
+
+
+@pytest.mark.parametrize("output", ["json", "yaml"])
+def test_a_file_size_limit_on_the_spool_is_an_error(tmp_path, output):
+    """JSON and YAML are spooled whole before they reach stdout (a temporary file
+    past SPOOL_BYTES): a spool the system refuses is one line naming its folder
+    (it was an internal error, exit 3), and stdout stays empty."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    fleet = _fleet(tmp_path)
+    stdout = tmp_path / "stdout"
+    # The spool rolls over to a file at 1 KiB here, not 8 MiB: the fleet stays small.
+    script = (
+        "import sys\n"
+        "import modetable.cli.audit\n"
+        "modetable.cli.audit.SPOOL_BYTES = 1024\n"
+        "from modetable.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    run = _under_a_file_size_limit(
+        ["audit", "-o", output, str(fleet)], stdout, env={"TMPDIR": str(temporary)}, script=script
+    )
+    assert run == (
+        2,
+        f"modetable: error: cannot write to a temporary file in {temporary}: File too large\n",
+    )
+    assert stdout.read_bytes() == b""
+    assert list(temporary.iterdir()) == []
+
+
+def _first_page_past_the_limit(
+    rules: Path, docs: Path, version: str | None, out: Path | None
+) -> Path:
+    """The first page `docs` writes whose new text passes FILE_SIZE_LIMIT."""
+    from modetable.docs import pages
+    from modetable.rules import load_ruleset
+
+    ruleset = load_ruleset(rules)
+    rendered = pages.render_folder(ruleset, docs, version or ruleset.default_version, out)
+    return next(p.target for p in rendered if p.changed and len(p.after.encode()) > FILE_SIZE_LIMIT)
+
+
+def test_a_file_size_limit_on_docs_out_writes_no_page(tmp_path):
+    """`docs --out` past the limit: the page that passes it is named, and no page,
+    temporary file or folder is left (atomic.py stages all pages first)."""
+    out = tmp_path / "out"
+    stdout = tmp_path / "stdout"
+    argv = ["docs", "--docs-dir", str(ROOT / "docs"), "--ome-version", "v1.2.2", "--out", str(out)]
+    first = _first_page_past_the_limit(RULES, ROOT / "docs", "v1.2.2", out)
+    run = _under_a_file_size_limit(argv, stdout)
+    assert run == (2, f"modetable: error: {first}: cannot write: File too large\n")
+    assert not out.exists()
+    assert stdout.read_bytes() == b""
+
+
+def test_a_file_size_limit_on_docs_in_place_leaves_every_page_as_it_was(tmp_path):
+    """`docs` rewriting stale pages in place past the limit: every page, and the
+    folder, as they were (no temporary file left)."""
+    import shutil
+
+    from conftest import rules_copy
+
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    old = "  - name: VirtualDeployment\n    status: legacy\n"
+    rules = rules_copy(
+        tmp_path / "rules" / "modes.yaml", (old, old.replace("legacy", "deprecated"))
+    )
+    first = _first_page_past_the_limit(rules, tmp_path / "docs", None, None)
+    before = _tree(tmp_path)
+    run = _under_a_file_size_limit(
+        ["docs", "--docs-dir", str(tmp_path / "docs"), "--rules", str(rules)], tmp_path / "stdout"
+    )
+    assert run == (2, f"modetable: error: {first}: cannot write: File too large\n")
+    (tmp_path / "stdout").unlink()
+    assert _tree(tmp_path) == before
+
+
+def test_standard_output_continues_every_short_write():
+    """Bytes below that take a few at a time (a pipe or file near its limit,
+    unbuffered): the rest of each write follows, none dropped, none doubled."""
+    import io
+
+    from modetable.cli.streams import Output
+
+    class Trickle(io.RawIOBase):
+        def __init__(self) -> None:
+            self.taken = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data) -> int:
+            self.taken += bytes(data[:3])
+            return min(3, len(data))
+
+    raw = Trickle()
+    output = Output(io.TextIOWrapper(raw, encoding="utf-8", write_through=True), "standard output")
+    assert output.write("héllo\nwörld ✓\n") == len("héllo\nwörld ✓\n")
+    output.flush()
+    assert bytes(raw.taken) == "héllo\nwörld ✓\n".encode()

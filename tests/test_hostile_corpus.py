@@ -60,24 +60,51 @@ def _make(entries: list[dict]) -> None:
             path.mkdir()
 
 
-def _in_a_process(argv: list[str], redirect: str, stdin: str) -> Run:
+def _in_a_process(
+    argv: list[str], redirect: str, stdin: str, file_size_limit: int | None, *, unbuffered: bool
+) -> Run:
     """modetable as a real process, its streams redirected by the shell (`>&-`,
-    `> /dev/full`, `<&-`): what a closed stream does cannot be faked in-process."""
+    `> /dev/full`, `<&-`), with a limit on the files it writes when given: what
+    a closed stream does cannot be faked in-process. `unbuffered`: Python's
+    standard streams without their buffer (PYTHONUNBUFFERED=1, as CI often sets)."""
+    import resource
+
+    def limited() -> None:
+        if file_size_limit is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("PYTHONUNBUFFERED", None)
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
     script = f'exec "$0" -m modetable "$@" {redirect}'
     done = subprocess.run(
         ["bash", "-c", script, sys.executable, *argv],
         input=stdin.encode(),
         capture_output=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        env=env,
+        preexec_fn=limited,
     )
     return Run(done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
-def _run(argv: list[str], stdin: str = "", redirect: str | None = None) -> Run:
+def _run(
+    argv: list[str],
+    stdin: str = "",
+    redirect: str | None = None,
+    file_size_limit: int | None = None,
+) -> Run:
     arguments = [_name(a) for a in argv]
     if redirect is not None:
-        return _in_a_process(arguments, redirect, stdin)
+        # A stream's failure shows at a different write with and without the
+        # buffer (a full one at the last flush, or a short write mid-way): one answer.
+        buffered, unbuffered = (
+            _in_a_process(arguments, redirect, stdin, file_size_limit, unbuffered=choice)
+            for choice in (False, True)
+        )
+        assert unbuffered == buffered, "PYTHONUNBUFFERED=1 changes the answer"
+        return buffered
     return run_cli(*arguments, stdin=stdin)
 
 
@@ -106,7 +133,7 @@ def test_broken_input_gets_its_whole_answer(case, monkeypatch, tmp_path):
         _make(case.get("make", []))
     else:
         monkeypatch.chdir(ROOT)
-    run = _run(case["argv"], case.get("stdin", ""), case.get("shell"))
+    run = _run(case["argv"], case.get("stdin", ""), case.get("shell"), case.get("file_size_limit"))
     assert (run.code, run.err) == (case["exit"], _expand(case["stderr"]))
     if "code" in case and "shell" not in case:
         assert codes == [case["code"]]
@@ -130,9 +157,10 @@ def test_every_case_has_a_unique_id_and_every_field_is_known():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids))
     known = {"id", "why", "argv", "stdin", "exit", "stderr", "stdout", "same_as", "json"}
-    known |= {"make", "shell", "code"}
+    known |= {"make", "shell", "code", "file_size_limit"}
     for case in CASES:
         assert set(case) <= known, case["id"]
+        assert "shell" in case or "file_size_limit" not in case, case["id"]
         assert {"id", "why", "argv", "exit", "stderr"} <= set(case), case["id"]
         # Bad input asserts its error's kind as well as its words (a real
         # process, `shell`, reports no code the test can see).

@@ -23,6 +23,8 @@ from modetable.errors import ErrorList, ModetableError
 __all__ = [
     "COMMANDS",
     "DEBUG_VARIABLE",
+    "ENDED_OPTIONS",
+    "END_OF_OPTIONS",
     "EXAMPLES",
     "EXIT_BUG",
     "EXIT_ERROR",
@@ -111,11 +113,44 @@ def _sigterm_raises() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+# The end of the options: every word after it is an operand (a path), whatever it
+# looks like (`-nzz.yaml`, `--namespace=x.yaml`, another `--`; `-` is standard input).
+END_OF_OPTIONS = "--"
+# Set on the parsed arguments when the command line ended its options with `--`.
+ENDED_OPTIONS = "ended_options"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line, as every modetable error is."""
+    """argparse that reports a usage error as one line, as every modetable error is,
+    and whose list of operands (MANIFESTS) takes every word after `--`."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        operands = _operands_of(self)
+        if args is None or operands is None or END_OF_OPTIONS not in args:
+            return super().parse_known_args(args, namespace)
+        # argparse is given only the words before `--`: it reads `--` itself right
+        # only when no option stands between the operands before it and those after
+        # (`a.yaml -n ns -- b.yaml` was "unrecognized arguments").
+        at = args.index(END_OF_OPTIONS)
+        parsed, extras = super().parse_known_args(args[:at], namespace)
+        before = getattr(parsed, operands.dest, None) or []
+        setattr(parsed, operands.dest, [*before, *args[at + 1 :]])
+        setattr(parsed, ENDED_OPTIONS, True)
+        return parsed, extras
+
+
+def _operands_of(parser: argparse.ArgumentParser) -> argparse.Action | None:
+    """The command's list of operands (a positional taking any number of words),
+    for a command that has one and no subcommands."""
+    positionals = [action for action in parser._actions if not action.option_strings]
+    if len(positionals) == 1 and positionals[0].nargs == argparse.ZERO_OR_MORE:
+        return positionals[0]
+    return None
 
 
 def _global_options(parser: argparse.ArgumentParser, *, suppress: bool) -> None:
@@ -213,23 +248,13 @@ def _run(argv: list[str], io: Any) -> int:
         io.stderr.write(f"modetable: {escape(line)}\n")
 
     try:
-        with contextlib.redirect_stdout(io.stdout):  # --help and --version
-            args = build_parser(argv).parse_args(argv)
-        module = importlib.import_module(f"modetable.cli.{args.module}")
-        from modetable.yamlio import one_run
-
-        try:
-            with one_run():
-                code = int(module.run(args, io))
-        finally:
-            gc.unfreeze()  # what loading froze (cli.common) is the collector's again
+        code = _command(argv, io)
+        # The last of the output reaches the system here: a refusal is the run's error.
         io.stdout.flush()
         return code
     except ModetableError as exc:
         report_error(exc, io)
         return EXIT_ERROR
-    except SystemExit as exc:  # --help and --version
-        return exc.code if isinstance(exc.code, int) else EXIT_OK
     except BrokenPipeError:
         # The reader closed the pipe (`| head`): it took what it wanted.
         return EXIT_OK
@@ -253,6 +278,23 @@ def _run(argv: list[str], io: Any) -> int:
             f"(a bug in modetable; {DEBUG_VARIABLE}=1 shows the traceback)"
         )
         return EXIT_BUG
+
+
+def _command(argv: list[str], io: Any) -> int:
+    """Parse `argv` and run its command; its exit code."""
+    try:
+        with contextlib.redirect_stdout(io.stdout):  # --help and --version
+            args = build_parser(argv).parse_args(argv)
+        module = importlib.import_module(f"modetable.cli.{args.module}")
+        from modetable.yamlio import one_run
+
+        try:
+            with one_run():
+                return int(module.run(args, io))
+        finally:
+            gc.unfreeze()  # what loading froze (cli.common) is the collector's again
+    except SystemExit as exc:  # --help and --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
 
 
 def report_error(exc: ModetableError, io: Any) -> None:

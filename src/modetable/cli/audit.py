@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from io import TextIOBase
 from typing import Any
 
+from modetable.cli import ENDED_OPTIONS
 from modetable.cli.common import (
     HTML_FORMAT,
     Io,
@@ -24,20 +25,25 @@ from modetable.cli.common import (
     policy_at,
     rules_note,
 )
-from modetable.errors import ModetableError
+from modetable.errors import ErrorCode, ModetableError
 
-__all__ = ["EXAMPLES", "PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
+__all__ = ["EXAMPLES", "NO_DOUBLE_DASH", "PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
 
 EXAMPLES = """\
 examples:
   modetable audit manifests/
   modetable audit manifests/ --problems-only -n llama-demo
-  modetable audit manifests/ -o github --fail-on warning       (in GitHub Actions)
-  modetable audit manifests/ -o sarif > modetable.sarif         (code scanning)
-  modetable audit --within deploy/ deploy/a.yaml deploy/b.yaml  (pre-commit's changed files)
-  modetable audit --from v1.2.2 --to v1.3 manifests/
+  modetable audit manifests/ -o github --fail-on warning          (in GitHub Actions)
+  modetable audit manifests/ -o sarif > modetable.sarif            (code scanning)
+  modetable audit --within deploy/ -- deploy/a.yaml deploy/b.yaml  (pre-commit's changed files)
+  modetable audit --from v1.2.2 --to v1.3 -- manifests/
 """
 
+NO_DOUBLE_DASH = (
+    "no -- ends the options (--require-double-dash), so a file named like one "
+    "(-nzz.yaml) would be read as an option; end them with -- (in .pre-commit-config.yaml: "
+    "args: [--within, deploy/, --])"
+)
 PROGRESS_LABEL = "auditing"
 SPOOL_BYTES = 8 * 1024 * 1024
 # The severities of the rules' findings, most severe first (audit/findings.py
@@ -58,6 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read PATH whole (a repository's manifests) and report only what concerns "
         "MANIFESTS: their InferenceServices and those using a runtime or model in them "
         "(for pre-commit, which passes the changed files)",
+    )
+    parser.add_argument(
+        "--require-double-dash",
+        action="store_true",
+        help="refuse to run unless -- ends the options before MANIFESTS (the pre-commit "
+        "hook's entry: a changed file named like an option, -nzz.yaml, is then never read "
+        "as one, even where a config's args leave -- out)",
     )
     parser.add_argument(
         "--fail-on",
@@ -102,6 +115,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
+    if args.require_double_dash and not getattr(args, ENDED_OPTIONS, False):
+        raise ModetableError(NO_DOUBLE_DASH)
     if args.to_version is not None and args.from_version is None:
         raise ModetableError("--to needs --from (the version upgraded from)")
     if args.quiet:
@@ -229,8 +244,15 @@ def _spooled(
     from modetable.audit.output import WRITERS
 
     with tempfile.SpooledTemporaryFile(SPOOL_BYTES, "w+", encoding="utf-8") as spool:
-        WRITERS[output](spool, items, trailer)
-        spool.seek(0)
+        try:
+            WRITERS[output](spool, items, trailer)
+            spool.seek(0)
+        except OSError as exc:  # the spool's file refused (a full disk, `ulimit -f`)
+            raise ModetableError(
+                f"cannot write to a temporary file in {tempfile.gettempdir()}: "
+                f"{exc.strerror or exc}",
+                code=ErrorCode.CANNOT_WRITE,
+            ) from None
         shutil.copyfileobj(spool, io.stdout)
 
 
