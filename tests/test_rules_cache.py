@@ -431,7 +431,7 @@ def test_a_link_at_the_temporary_name_is_never_written_through(
     passed over, never opened."""
     folder.mkdir(mode=0o700)
     entry = cache.entry_path(folder, str(rules_copy))
-    monkeypatch.setattr(cache.secrets, "token_hex", lambda size: "00" * size)
+    monkeypatch.setattr(cache, "_token", lambda: "00000000")
     target = tmp_path / "not-there"
     (folder / f".{entry.name}.00000000.tmp").symlink_to(target)
     assert load_ruleset(rules_copy).file == str(rules_copy)

@@ -42,7 +42,6 @@ import functools
 import io
 import os
 import pickle
-import secrets
 import stat
 import sys
 import time
@@ -257,7 +256,7 @@ def _open_folder(folder: Path, said: Warn) -> _Folder | None:
             if not os.path.isdir(folder) and os.path.exists(folder):
                 said(f"the rules cache folder {folder} is not a folder; not used")
         return None
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a name the system cannot take
         return None
     problem = _problem(os.fstat(fd), folder=True)
     if problem is not None:
@@ -293,37 +292,16 @@ def _read(
     None for an entry absent, made from anything else, or refused (said)."""
     path = place.path / name
     try:
-        facts = os.stat(name, dir_fd=place.fd, follow_symlinks=False)
-    except OSError:
-        return None  # absent, or unreachable: made anew
-    problem = _problem(facts, folder=False)
-    if problem is not None:
-        said(f"the rules cache entry {path} {problem}; not used")
+        payload = _payload(place, name, header)
+    except _Refused as refused:
+        said(f"the rules cache entry {path} {refused}; not used")
+        return None
+    except OSError:  # absent, unreachable, unreadable: made anew
+        return None
+    if payload is None:
         return None
     try:
-        # Not through a link, and without waiting: a FIFO put in its place since
-        # it was looked at must not block the command.
-        flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
-        fd = os.open(name, flags, dir_fd=place.fd)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as stream:
-        opened = os.fstat(fd)
-        if (opened.st_dev, opened.st_ino) != (facts.st_dev, facts.st_ino):
-            return None  # replaced since it was looked at: made anew
-        problem = _problem(opened, folder=False)
-        if problem is not None:
-            said(f"the rules cache entry {path} {problem}; not used")
-            return None
-        # Each part's length, then the part, each compared before more is read.
-        for part in header:
-            if stream.read(len(part)) != part:
-                return None
-        # As much as it held when looked at (within the limit, as checked): a
-        # read asks for no more memory than that.
-        payload = stream.read(max(opened.st_size - sum(map(len, header)), 0))
-    try:
-        found = _Unpickler(io.BytesIO(payload)).load()
+        found = _loads(payload)
         if not isinstance(found, tuple) or len(found) != 3:
             raise TypeError("not an entry")
         rules, document, charges = found
@@ -335,6 +313,36 @@ def _read(
         return None
 
 
+class _Refused(Exception):
+    """An entry that cannot be trusted; its text says why."""
+
+
+def _payload(place: _Folder, name: str, header: list[bytes]) -> bytes | None:
+    """What follows the header in the entry `name`, or None when the entry was
+    made from anything else. Raises _Refused, or OSError when it cannot be read."""
+    facts = os.stat(name, dir_fd=place.fd, follow_symlinks=False)
+    problem = _problem(facts, folder=False)
+    if problem is not None:
+        raise _Refused(problem)
+    # Not through a link, and without waiting: a FIFO put in its place since it
+    # was looked at must not block the command.
+    flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
+    with os.fdopen(os.open(name, flags, dir_fd=place.fd), "rb") as stream:
+        opened = os.fstat(stream.fileno())
+        if (opened.st_dev, opened.st_ino) != (facts.st_dev, facts.st_ino):
+            return None  # replaced since it was looked at: made anew
+        problem = _problem(opened, folder=False)
+        if problem is not None:
+            raise _Refused(problem)
+        # Each part's length, then the part, each compared before more is read.
+        for part in header:
+            if stream.read(len(part)) != part:
+                return None
+        # As much as it held when looked at (within the limit, as checked): a
+        # read asks for no more memory than that.
+        return stream.read(max(opened.st_size - sum(map(len, header)), 0))
+
+
 def _charge(
     count: int, file: str, line: int | None, col: int | None, field: str | None
 ) -> tuple[int, Location]:
@@ -342,6 +350,15 @@ def _charge(
     if type(count) is not int or not isinstance(file, str):
         raise TypeError("not a charge")
     return count, Location(file, line, col, field)
+
+
+def _dumps(entry: tuple[Any, ...]) -> bytes:
+    """An entry's payload (bench/cache_formats.py measures the other formats)."""
+    return pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(payload: bytes) -> Any:
+    return _Unpickler(io.BytesIO(payload)).load()
 
 
 class _Unpickler(pickle.Unpickler):
@@ -376,7 +393,7 @@ def _allowed() -> dict[tuple[str, str], type]:
 def _write(place: _Folder, name: str, header: list[bytes], entry: tuple[Any, ...]) -> None:
     """Keep `entry` under `name`; any failure only means no cache."""
     try:
-        blob = b"".join(header) + pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+        blob = b"".join(header) + _dumps(entry)
     except Exception:
         return
     if len(blob) > MAX_ENTRY_BYTES:
@@ -394,7 +411,7 @@ def _replace(place: _Folder, name: str, blob: bytes) -> None:
     through a link), then renamed onto `name`: a link there is replaced, not followed."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
     for _ in range(_ATTEMPTS):
-        temporary = f".{name}.{secrets.token_hex(4)}.tmp"
+        temporary = f".{name}.{_token()}.tmp"
         try:
             fd = os.open(temporary, flags, _PRIVATE_FILE, dir_fd=place.fd)
             break
@@ -413,6 +430,12 @@ def _replace(place: _Folder, name: str, blob: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary, dir_fd=place.fd)
         raise
+
+
+def _token() -> str:
+    """Eight hex digits for a temporary file's name (`secrets` costs a cold
+    start hashlib and hmac)."""
+    return os.urandom(4).hex()
 
 
 def _prune(place: _Folder, keep: str) -> None:
