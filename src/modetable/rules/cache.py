@@ -63,7 +63,9 @@ __all__ = [
     "LIBRARIES",
     "MAX_ENTRY_BYTES",
     "MODULES",
+    "Warn",
     "cache_folder",
+    "entry_name",
     "entry_path",
     "load_cached",
 ]
@@ -108,6 +110,7 @@ _CHECKABLE = hasattr(os, "getuid") and hasattr(os, "fchmod") and os.open in os.s
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
+# Where a refused folder or entry is said (a line, without `modetable: warning: `).
 Warn = Callable[[str], None]
 
 
