@@ -59,7 +59,7 @@ def read_once(monkeypatch, rules, policy, cluster):
     it (select, admit, effective without a named runtime), and each runtime
     matched with it once, on both sides."""
     objects = engine_cluster(cluster, engine_policy(policy))
-    monkeypatch.setattr(common, "load_ruleset", lambda path=None: engine_ruleset(rules))
+    monkeypatch.setattr(common, "load_ruleset", lambda path=None, warn=None: engine_ruleset(rules))
     monkeypatch.setattr(loading, "load_paths", lambda *args, **kwargs: objects)
     reference = selection.select
     made: dict = {}

@@ -153,6 +153,30 @@ def test_broken_input_gets_its_whole_answer(case, monkeypatch, tmp_path):
         assert {key: output[key] for key in case["json"]} == _expand_all(case["json"])
 
 
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_the_rules_cache_changes_no_answer(case, monkeypatch, tmp_path):
+    """Each case with the rules cache off, cold (an empty folder) and warm (the
+    same folder again): the same stdout, stderr, exit code and error codes."""
+    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+
+    codes = _codes(monkeypatch)
+    monkeypatch.setenv(FOLDER_VARIABLE, str(tmp_path / "rules-cache"))
+    if "make" in case or "shell" in case:
+        shutil.copytree(BROKEN, tmp_path / BROKEN_ARG)
+        monkeypatch.chdir(tmp_path)
+        _make(case.get("make", []))
+    else:
+        monkeypatch.chdir(ROOT)
+    answers = []
+    for setting in ("0", "1", "1"):
+        monkeypatch.setenv(CACHE_VARIABLE, setting)
+        run = _run(case["argv"], case.get("stdin", ""), case.get("shell"))
+        answers.append((run, list(codes)))
+        codes.clear()
+    assert answers[1] == answers[0], "cold"
+    assert answers[2] == answers[0], "warm"
+
+
 def test_every_case_has_a_unique_id_and_every_field_is_known():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids))

@@ -8,12 +8,15 @@ import pickle
 import shutil
 import stat
 import sys
+import time
 from pathlib import Path
 
+import attrs
 import pytest
-from conftest import EXAMPLES, ROOT, RULES, run_cli
+from conftest import EXAMPLES, ROOT, RULES, Run, run_cli, write
 from test_import_circles import _graph
 
+from modetable import yamlio
 from modetable.errors import ErrorList
 from modetable.rules import cache, load_ruleset
 from modetable.rules.model import RuleFile
@@ -144,7 +147,7 @@ def _reference_errors(path: Path) -> list[str]:
 
 def _damaged(valid: bytes) -> dict[str, bytes]:
     """Entries that must not be used: each is rebuilt."""
-    other_version = valid.replace(cache.FORMAT, cache.FORMAT.replace(b"1\n", b"0\n"), 1)
+    other_version = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 2\n", b" 1\n"), 1)
     prefix_end = len(valid) - len(pickle.dumps(None))  # the payload is at least this long
     return {
         "empty": b"",
@@ -171,6 +174,14 @@ def _prefix_length(valid: bytes) -> int:
     return at
 
 
+# A header that matches and a payload that is not rules: not something modetable wrote.
+HOLDS_NO_RULES = {
+    "truncated in the pickle",
+    "valid prefix, not rules",
+    "valid prefix, a broken pickle",
+}
+
+
 @pytest.mark.parametrize(
     "damage",
     [
@@ -188,8 +199,14 @@ def test_a_damaged_entry_is_ignored_and_rebuilt(folder, rules_copy, parses, dama
     (entry,) = _entries(folder)
     valid = entry.read_bytes()
     entry.write_bytes(_damaged(valid)[damage])
-    again = load_ruleset(rules_copy)
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
     assert parses.count == 2
+    assert said == (
+        [f"the rules cache entry {entry} does not hold loaded rules; not used"]
+        if damage in HOLDS_NO_RULES
+        else []
+    )
     assert again.rules == reference.rules
     assert entry.read_bytes() == valid  # rewritten whole
     load_ruleset(rules_copy)
@@ -237,47 +254,452 @@ def test_a_file_under_another_path_gets_its_own_entry(folder, rules_copy, tmp_pa
     assert first.locate("modes").file == str(rules_copy)
 
 
-def test_a_folder_everyone_may_write_is_not_used(folder, rules_copy, parses):
+GROUP = "is writable by its group"
+EVERYONE = "is writable by everyone"
+
+
+def _mode_id(value: int | str) -> str:
+    return oct(value) if isinstance(value, int) else value.rsplit(" ", 1)[-1]
+
+
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [
+        (0o770, GROUP),
+        (0o775, GROUP),
+        (0o730, GROUP),
+        (0o1770, GROUP),
+        (0o2770, GROUP),
+        (0o777, EVERYONE),
+        (0o1777, EVERYONE),
+        (0o703, EVERYONE),
+    ],
+    ids=_mode_id,
+)
+def test_a_folder_others_may_write_is_not_used(folder, rules_copy, parses, mode, why):
     folder.mkdir()
-    folder.chmod(0o777)
-    load_ruleset(rules_copy)
-    load_ruleset(rules_copy)
+    folder.chmod(mode)
+    said: list[str] = []
+    for _ in range(2):
+        load_ruleset(rules_copy, said.append)
     assert parses.count == 2
-    assert _entries(folder) == []
+    # One warning a load (a run), each time; the folder is the user's to fix.
+    assert said == [f"the rules cache folder {folder} {why}; not used"] * 2
+    assert list(folder.iterdir()) == []
+    assert stat.S_IMODE(folder.stat().st_mode) == mode
 
 
-def test_an_entry_everyone_may_write_is_not_read(folder, rules_copy, parses):
+@pytest.mark.parametrize("mode", [0o700, 0o711, 0o750, 0o755], ids=oct)
+def test_a_folder_only_its_owner_may_write_is_used(folder, rules_copy, parses, mode):
+    folder.mkdir()
+    folder.chmod(mode)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    load_ruleset(rules_copy, said.append)
+    assert (parses.count, said) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("mode", "why"),
+    [(0o660, GROUP), (0o664, GROUP), (0o620, GROUP), (0o666, EVERYONE), (0o602, EVERYONE)],
+    ids=_mode_id,
+)
+def test_an_entry_others_may_write_is_not_read_and_is_rebuilt_private(
+    folder, rules_copy, parses, mode, why
+):
+    reference = load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    entry.chmod(mode)
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} {why}; not used"]
+    assert parses.count == 2
+    assert again.rules == reference.rules
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    load_ruleset(rules_copy, said.append)
+    assert (parses.count, len(said)) == (2, 1)
+
+
+@pytest.mark.parametrize("umask", [0o000, 0o002, 0o022, 0o077, 0o277], ids=oct)
+def test_a_new_folder_and_entry_are_private_whatever_the_umask(folder, rules_copy, umask):
+    previous = os.umask(umask)
+    try:
+        load_ruleset(rules_copy)
+    finally:
+        os.umask(previous)
+    (entry,) = _entries(folder)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "getuid") or os.getuid() != 0,
+    reason="giving a file to another user needs root",
+)
+def test_an_entry_or_folder_of_another_user_is_not_read(folder, rules_copy, parses):
     load_ruleset(rules_copy)
     (entry,) = _entries(folder)
-    entry.chmod(0o666)
-    load_ruleset(rules_copy)
+    os.chown(entry, 12345, 12345)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} belongs to another user (uid 12345); not used"]
     assert parses.count == 2
+    assert entry.stat().st_uid == os.getuid()  # rebuilt as the user's own
+    said.clear()
+    os.chown(folder, 12345, 12345)
+    load_ruleset(rules_copy, said.append)
+    load_ruleset(rules_copy, said.append)
+    warned = f"the rules cache folder {folder} belongs to another user (uid 12345); not used"
+    assert said == [warned] * 2
+    assert parses.count == 4
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
 def test_an_entry_that_is_a_fifo_is_not_waited_on_and_is_replaced(folder, rules_copy, parses):
-    """Opened without waiting: a FIFO there blocked every command."""
+    """Looked at before it is opened: a FIFO there blocked every command."""
     reference = load_ruleset(rules_copy)
     (entry,) = _entries(folder)
     entry.unlink()
-    os.mkfifo(entry)
-    again = load_ruleset(rules_copy)
+    os.mkfifo(entry, 0o600)
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} is not a regular file; not used"]
     assert parses.count == 2
     assert again.rules == reference.rules
     assert entry.is_file()  # rewritten as an entry
 
 
-@pytest.mark.skipif(not hasattr(os, "getuid") or os.getuid() != 0, reason="needs root to chown")
-def test_an_entry_or_folder_owned_by_someone_else_is_not_read(folder, rules_copy, parses):
-    load_ruleset(rules_copy)
+def test_an_entry_that_is_a_folder_is_refused_each_run(folder, rules_copy, parses):
+    folder.mkdir(mode=0o700)
+    entry = cache.entry_path(folder, str(rules_copy))
+    entry.mkdir(mode=0o700)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} is not a regular file; not used"] * 2
+    assert parses.count == 2
+    assert entry.is_dir()
+    assert sorted(p.name for p in folder.iterdir()) == [entry.name]  # no temporary file left
+
+
+def test_a_cache_folder_that_is_a_file_is_not_used(folder, rules_copy, parses):
+    folder.write_text("the user's own file\n")
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache folder {folder} is not a folder; not used"]
+    assert folder.read_text() == "the user's own file\n"
+
+
+def test_a_link_at_the_entry_is_replaced_and_its_target_kept(folder, rules_copy, parses, tmp_path):
+    """Reading refused the link and writing followed it: the target was overwritten
+    (run as root with a link to /dev/zero, the device itself was replaced)."""
+    reference = load_ruleset(rules_copy)
     (entry,) = _entries(folder)
-    os.chown(entry, 12345, 12345)
+    target = tmp_path / "precious.txt"
+    target.write_text("the user's own file\n")
+    target.chmod(0o644)
+    entry.unlink()
+    entry.symlink_to(target)
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} is a symbolic link; not used"]
+    assert target.read_text() == "the user's own file\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644
+    assert not entry.is_symlink()
+    assert stat.S_IMODE(entry.lstat().st_mode) == 0o600
+    assert again.rules == reference.rules
     load_ruleset(rules_copy)
     assert parses.count == 2
-    os.chown(folder, 12345, 12345)
+
+
+def test_a_dangling_link_at_the_entry_creates_nothing(folder, rules_copy, tmp_path):
+    folder.mkdir(mode=0o700)
+    entry = cache.entry_path(folder, str(rules_copy))
+    target = tmp_path / "not-there"
+    entry.symlink_to(target)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} is a symbolic link; not used"]
+    assert not os.path.lexists(target)
+    assert entry.is_file() and not entry.is_symlink()
+
+
+def test_a_link_at_the_temporary_name_is_never_written_through(
+    folder, rules_copy, tmp_path, monkeypatch
+):
+    """The temporary file is created exclusively: a name taken (by a link too) is
+    passed over, never opened."""
+    folder.mkdir(mode=0o700)
+    entry = cache.entry_path(folder, str(rules_copy))
+    monkeypatch.setattr(cache, "_token", lambda: "00000000")
+    target = tmp_path / "not-there"
+    (folder / f".{entry.name}.00000000.tmp").symlink_to(target)
+    assert load_ruleset(rules_copy).file == str(rules_copy)
+    assert not os.path.lexists(target)
+    assert not os.path.lexists(entry)  # no free name: no entry
+
+
+def test_pruning_removes_links_not_what_they_point_at(folder, rules_copy, tmp_path):
+    folder.mkdir(mode=0o700)
+    target = tmp_path / "precious.txt"
+    target.write_text("the user's own file\n")
+    month_ago = time.time() - 31 * 24 * 3600
+    os.utime(target, (month_ago, month_ago))
+    old_link, new_link = folder / "rules-0.pickle", folder / "rules-1.pickle"
+    for link in (old_link, new_link):
+        link.symlink_to(target)
+    os.utime(old_link, (month_ago, month_ago), follow_symlinks=False)
     load_ruleset(rules_copy)
+    # Each link judged by its own age (the target's is a month), removed as a link.
+    assert not os.path.lexists(old_link)
+    assert new_link.is_symlink()
+    assert target.read_text() == "the user's own file\n"
+
+
+def test_a_huge_entry_is_refused_by_its_size_unread(folder, rules_copy, parses, monkeypatch):
+    """A 3 GB entry was read whole (2.9 GB of memory, 32 s) before its header
+    was compared: it is refused by its size, never opened."""
     load_ruleset(rules_copy)
-    assert parses.count == 4
+    (entry,) = _entries(folder)
+    valid = entry.read_bytes()
+    os.truncate(entry, 3 * 1024**3)  # sparse: its header still the right one
+    opened: list[str] = []
+    real_open = os.open
+
+    def recording(path, flags, mode=0o777, *, dir_fd=None):
+        opened.append(os.fsdecode(path))
+        return real_open(path, flags, mode, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "open", recording)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    monkeypatch.undo()
+    assert said == [
+        f"the rules cache entry {entry} is larger than the limit of 16777216 bytes; not used"
+    ]
+    assert entry.name not in opened and str(entry) not in opened
+    assert any(name.startswith(f".{entry.name}.") for name in opened)  # the new one written
+    assert parses.count == 2
+    assert entry.read_bytes() == valid
+
+
+def test_rules_whose_entry_would_be_too_large_are_not_kept(folder, rules_copy, parses, monkeypatch):
+    load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    size = entry.stat().st_size
+    monkeypatch.setattr(cache, "MAX_ENTRY_BYTES", size - 1)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    load_ruleset(rules_copy, said.append)
+    # Refused by its size once, then removed, as the rules cannot be kept.
+    assert said == [
+        f"the rules cache entry {entry} is larger than the limit of {size - 1} bytes; not used"
+    ]
+    assert parses.count == 3
+    assert not os.path.lexists(entry)
+
+
+class _Runs:
+    """An object whose unpickling calls `call(*args)`."""
+
+    def __init__(self, call, *args) -> None:
+        self.call, self.args = call, args
+
+    def __reduce__(self):
+        return self.call, self.args
+
+
+def _planted(kind: str, marker: Path) -> bytes:
+    """A pickle that, loaded by pickle.loads, touches `marker` (or, for the last
+    kind, hands over a module of the rules' own namespace)."""
+    if kind == "os.system":
+        return pickle.dumps((_Runs(os.system, f"touch '{marker}'"), {}, ()))
+    if kind == "builtins.exec":
+        return pickle.dumps((_Runs(exec, f"open({str(marker)!r}, 'w').close()"), {}, ()))
+    if kind == "a model class's reduce":
+        # A class of the rules, reached by name, whose "class" is a function.
+        return pickle.dumps((_Runs(Path.touch, marker), {}, ()))
+    assert kind == "a module the model imports"
+    return b"\x80\x04cmodetable.rules.model\nattrs\n."
+
+
+PLANTED = ["os.system", "builtins.exec", "a model class's reduce", "a module the model imports"]
+
+
+@pytest.mark.parametrize("kind", PLANTED)
+def test_a_planted_pickle_runs_nothing_and_the_rules_are_rebuilt(
+    folder, rules_copy, parses, tmp_path, kind
+):
+    """The second wall: an entry with the right header, in a folder and a file
+    that pass every check, still runs no code."""
+    reference = load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    valid = entry.read_bytes()
+    marker = tmp_path / "ran"
+    planted = _planted(kind, marker)
+    if kind != "a module the model imports":  # the pickle is live: plain pickle runs it
+        pickle.loads(planted)
+        assert marker.exists()
+        marker.unlink()
+    entry.write_bytes(valid[: _prefix_length(valid)] + planted)
+    assert stat.S_IMODE(entry.stat().st_mode) == 0o600
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
+    assert not marker.exists()
+    assert said == [f"the rules cache entry {entry} does not hold loaded rules; not used"]
+    assert parses.count == 2
+    assert again.rules == reference.rules
+    assert entry.read_bytes() == valid
+
+
+def test_the_header_is_compared_before_the_payload_is_unpickled(
+    folder, rules_copy, parses, tmp_path, monkeypatch
+):
+    load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    valid = entry.read_bytes()
+    another = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 2\n", b" 1\n"), 1)
+    entry.write_bytes(another[: _prefix_length(valid)] + _planted("os.system", tmp_path / "ran"))
+    loads: list[bytes] = []
+
+    class Recording(cache._Unpickler):
+        def load(self):
+            loads.append(b"")
+            return super().load()
+
+    monkeypatch.setattr(cache, "_Unpickler", Recording)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    assert (loads, said, parses.count) == ([], [], 2)  # another format: rebuilt in silence
+    load_ruleset(rules_copy, said.append)
+    assert (len(loads), said, parses.count) == (1, [], 2)
+
+
+def test_only_the_rules_classes_may_be_made():
+    from modetable.rules import model
+    from modetable.yamlio import YamlList, YamlMap
+
+    allowed = set(cache._allowed().values())
+    assert RuleFile in allowed and {YamlMap, YamlList} <= allowed
+    assert all(k in (YamlMap, YamlList) or k.__module__ == model.__name__ for k in allowed)
+    assert all(k in (YamlMap, YamlList) or attrs.has(k) for k in allowed)
+
+
+def _alias_nodes(path: Path) -> int:
+    """The nodes loading `path` alone adds through aliases."""
+    with yamlio.charges_recorded() as charges:
+        yamlio.load_documents(path.read_text(encoding="utf-8"), str(path))
+    return sum(count for count, _ in charges)
+
+
+def _three_ways(monkeypatch, *argv: str) -> list:
+    """`argv` run with the cache off, then cold and warm (the test's own folder)."""
+    runs = []
+    for setting in ("0", "1", "1"):
+        monkeypatch.setenv(cache.CACHE_VARIABLE, setting)
+        runs.append(run_cli(*argv))
+    return runs
+
+
+def _aliased_config(tmp_path: Path) -> Path:
+    items = ", ".join(["x"] * 50)
+    references = ", ".join(["*b"] * 40)
+    return write(tmp_path, "config.yaml", f"kind: ConfigMap\nb: &b [{items}]\nr: [{references}]\n")
+
+
+def test_the_rules_aliases_count_in_the_runs_budget_when_cached_too(
+    folder, rules_copy, tmp_path, monkeypatch
+):
+    """Issue 28's case: the rules and the manifests together past the alias
+    budget only when the rules' aliases count. Their count was spent only when
+    the rules were parsed: exit 2, then 1 with an answer from the cache."""
+    config = _aliased_config(tmp_path)
+    rules_nodes, config_nodes = _alias_nodes(rules_copy), _alias_nodes(config)
+    assert rules_nodes > 0 and config_nodes > 0
+    argv = (
+        *("--rules", str(rules_copy), "select"),
+        *("--isvc", str(EXAMPLES / "inference-service.yaml"), str(EXAMPLES), str(config)),
+    )
+    limit = rules_nodes + config_nodes - 1
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", limit)
+    refused = Run(
+        2,
+        "",
+        f"modetable: error: {config}:1:1: YAML aliases add more than {limit} nodes in all "
+        "inputs together (aliases repeated too often)\n",
+    )
+    assert _three_ways(monkeypatch, *argv) == [refused] * 3
+    assert len(_entries(folder)) == 1  # the third run was served from the cache
+    # One node more, and all three answer alike.
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", limit + 1)
+    answered = _three_ways(monkeypatch, *argv)
+    assert answered[0] == answered[1] == answered[2]
+    assert (answered[0].code, answered[0].err) == (1, "")
+
+
+def test_the_rules_past_the_budget_alone_are_the_same_error_from_the_cache(
+    folder, rules_copy, monkeypatch
+):
+    """A budget the rules alone exceed: the error names the place in the rules
+    file where loading it passes the budget, whether it is loaded or served."""
+    load_ruleset(rules_copy)  # an entry made under the whole budget: both later runs hits
+    with yamlio.charges_recorded() as charges:
+        yamlio.load_documents(rules_copy.read_text(encoding="utf-8"), str(rules_copy))
+    limit = sum(count for count, _ in charges) - 1
+    spent, passed_at = 0, None
+    for count, where in charges:
+        spent += count
+        if spent > limit and passed_at is None:
+            passed_at = where
+    monkeypatch.setattr(yamlio, "MAX_ALIAS_NODES", limit)
+    runs = _three_ways(monkeypatch, "--rules", str(rules_copy), "match", "--isvc", "x", "-")
+    refused = Run(
+        2,
+        "",
+        f"modetable: error: {passed_at}: YAML aliases add more than {limit} nodes in all "
+        "inputs together (aliases repeated too often)\n",
+    )
+    assert runs == [refused] * 3
+
+
+def test_the_command_line_warns_once_a_run(folder, rules_copy, tmp_path, monkeypatch):
+    folder.mkdir()
+    folder.chmod(0o775)
+    other = tmp_path / "other.yaml"
+    shutil.copyfile(rules_copy, other)
+    warned = (
+        f"modetable: warning: the rules cache folder {folder} is writable by its group; not used\n"
+    )
+    select = run_cli("--rules", str(rules_copy), *COMMANDS[0], "-o", "json")
+    monkeypatch.setenv(cache.CACHE_VARIABLE, "0")
+    quiet = run_cli("--rules", str(rules_copy), *COMMANDS[0], "-o", "json")
+    assert (select.code, select.out, select.err) == (quiet.code, quiet.out, warned)
+    monkeypatch.delenv(cache.CACHE_VARIABLE)
+    # Two rules files loaded in one run: still one warning.
+    diff = run_cli("--rules", str(rules_copy), "rules", "diff", "--against", str(other))
+    assert diff.err == warned
+
+
+def test_the_api_gives_a_warning_and_prints_nothing(folder, rules_copy, capsys):
+    import warnings
+
+    import modetable
+    from modetable.errors import ModetableWarning
+
+    folder.mkdir()
+    folder.chmod(0o770)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rules = modetable.load_rules(rules_copy)
+    assert rules.file == str(rules_copy)
+    assert [(w.category, str(w.message), w.filename) for w in caught] == [
+        (
+            ModetableWarning,
+            f"the rules cache folder {folder} is writable by its group; not used",
+            __file__,
+        )
+    ]
+    assert capsys.readouterr() == ("", "")
 
 
 def test_a_folder_that_cannot_be_made_means_no_cache(tmp_path, rules_copy, parses, monkeypatch):
@@ -287,11 +709,6 @@ def test_a_folder_that_cannot_be_made_means_no_cache(tmp_path, rules_copy, parse
     assert load_ruleset(rules_copy).file == str(rules_copy)
     load_ruleset(rules_copy)
     assert parses.count == 2
-
-
-def test_a_new_folder_is_private(folder, rules_copy):
-    load_ruleset(rules_copy)
-    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
 
 
 def test_entries_left_for_a_month_are_pruned_when_another_is_written(folder, rules_copy):
@@ -325,13 +742,13 @@ def test_the_folder_follows_the_platforms_rules(monkeypatch, tmp_path):
     assert cache.cache_folder() == tmp_path / "xdg" / "modetable"
     monkeypatch.setattr(sys, "platform", "darwin")
     assert cache.cache_folder() == tmp_path / "Library" / "Caches" / "modetable"
-    monkeypatch.setattr(sys, "platform", "win32")
-    assert cache.cache_folder() is None
-    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "local"))
-    assert cache.cache_folder() == tmp_path / "local" / "modetable" / "Cache"
     monkeypatch.setenv(cache.FOLDER_VARIABLE, str(tmp_path / "mine"))
     assert cache.cache_folder() == tmp_path / "mine"
     monkeypatch.setenv(cache.CACHE_VARIABLE, "0")
+    assert cache.cache_folder() is None
+    monkeypatch.delenv(cache.CACHE_VARIABLE)
+    # Where who may write a file cannot be checked (Windows), no cache.
+    monkeypatch.setattr(cache, "_CHECKABLE", False)
     assert cache.cache_folder() is None
 
 

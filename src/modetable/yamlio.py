@@ -33,7 +33,7 @@ import errno
 import math
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 import yaml
@@ -50,6 +50,8 @@ __all__ = [
     "AliasBudget",
     "YamlList",
     "YamlMap",
+    "charge_again",
+    "charges_recorded",
     "check_size",
     "decode",
     "describe",
@@ -548,6 +550,9 @@ class AliasBudget:
         self.left = self.limit
 
     def charge(self, count: int, where: Location) -> None:
+        recording = _RECORDING.get()
+        if recording is not None:
+            recording.append((count, where))
         self.left -= count
         if self.left < 0:
             raise ModetableError(
@@ -560,6 +565,9 @@ class AliasBudget:
 
 _RUN_BUDGET: contextvars.ContextVar[AliasBudget | None] = contextvars.ContextVar(
     "alias_budget", default=None
+)
+_RECORDING: contextvars.ContextVar[list[tuple[int, Location]] | None] = contextvars.ContextVar(
+    "alias_charges", default=None
 )
 
 
@@ -578,6 +586,29 @@ def one_run() -> Iterator[AliasBudget]:
         yield budget
     finally:
         _RUN_BUDGET.reset(token)
+
+
+@contextlib.contextmanager
+def charges_recorded() -> Iterator[list[tuple[int, Location]]]:
+    """Every charge made to an alias budget inside, in order, with its place: the
+    rules cache keeps those of loading the rules file, to make them again when it
+    serves the file (`charge_again`), so a run spends the same either way."""
+    recorded: list[tuple[int, Location]] = []
+    token = _RECORDING.set(recorded)
+    try:
+        yield recorded
+    finally:
+        _RECORDING.reset(token)
+
+
+def charge_again(charges: Iterable[tuple[int, Location]]) -> None:
+    """Make `charges` (as `charges_recorded` gave them) to the run's budget, as
+    loading the input they were recorded from would: past the budget, the same
+    error at the same place. Outside a run, to a budget of their own, as
+    `load_documents` would."""
+    budget = _RUN_BUDGET.get() or AliasBudget()
+    for count, where in charges:
+        budget.charge(count, where)
 
 
 def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:

@@ -117,9 +117,15 @@ def load_rules(path: str | os.PathLike[str] | None = None) -> Rules:
     """The rules file at `path`; without one, the file every command reads:
     `$MODETABLE_RULES`, else `./rules/modes.yaml` when it exists, else the copy
     bundled with modetable. A file that does not load is a `ModetableError`
-    naming its place (every problem found, one per line, in `ErrorList.errors`)."""
+    naming its place (every problem found, one per line, in `ErrorList.errors`).
+    A rules cache folder or entry refused (`docs/limits.md`) is a `ModetableWarning`."""
     given = None if path is None else path_argument("path", path)
-    return Rules(ruleset=rules_policy.load_ruleset(given))
+    said: list[str] = []
+    try:
+        return Rules(ruleset=rules_policy.load_ruleset(given, said.append))
+    finally:
+        for text in said:
+            warnings.warn(text, ModetableWarning, stacklevel=2)
 
 
 def engine_policy(policy: Policy) -> rules_policy.Policy:

@@ -198,7 +198,7 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     from modetable.manifests import check_fields
     from modetable.rules.policy import rules_json
 
-    ruleset = load_rules(args)
+    ruleset = load_rules(args, io)
     before = policy_at(ruleset, args.from_version, io)
     after = policy_at(ruleset, args.to_version or getattr(args, "ome_version", None), io)
     # The objects are the cluster's before the upgrade, made under `before`'s

@@ -93,17 +93,17 @@ def add_manifests(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_rules(args: argparse.Namespace) -> RuleSet:
+def load_rules(args: argparse.Namespace, io: Io) -> RuleSet:
     """The rules file every command reads (`rules/find.py`: --rules, $MODETABLE_RULES,
-    ./rules/modes.yaml, the bundled copy)."""
-    return load_ruleset(getattr(args, "rules", None))
+    ./rules/modes.yaml, the bundled copy); a rules cache refused is a warning."""
+    return load_ruleset(getattr(args, "rules", None), warn=io.warn)
 
 
 def load_policy(args: argparse.Namespace, io: Io, version: str | None = None) -> Policy:
     """The rules in force in the release asked (`version`, else --ome-version, else
     $MODETABLE_OME_VERSION, else the file's default); a release newer than the rules
     describe is answered with the newest rules and one warning."""
-    return policy_at(load_rules(args), version or getattr(args, "ome_version", None), io)
+    return policy_at(load_rules(args, io), version or getattr(args, "ome_version", None), io)
 
 
 def policy_at(rules: RuleSet, version: str | None, io: Io) -> Policy:

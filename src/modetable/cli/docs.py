@@ -62,7 +62,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
         )
     # The same file every command reads; the pages describe its default version
     # ($MODETABLE_OME_VERSION does not apply: the pages are the file's).
-    ruleset = load_rules(args)
+    ruleset = load_rules(args, io)
     if version is None:
         version = ruleset.default_version
     else:

@@ -265,14 +265,22 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.rules.policy import load_ruleset, rules_json
 
     located = _rules_file(args)
+    said: set[str] = set()
+
+    def warn(text: str) -> None:
+        """Once a run: both files' loads may find the same cache folder refused."""
+        if text not in said:
+            said.add(text)
+            io.warn(text)
+
     with named_by(located.variable):
-        ruleset = load_ruleset(located.path)
+        ruleset = load_ruleset(located.path, warn)
     only_before: list[str] = []
     only_after: list[str] = []
     if args.against:
         if len(args.versions) > 1:
             raise ModetableError("with --against, name one version (or none for every version)")
-        other = load_ruleset(args.against)
+        other = load_ruleset(args.against, warn)
         named = args.versions[0] if args.versions else getattr(args, "ome_version", None)
         if named is not None:
             # One release, placed on each file's own lines.

@@ -2,25 +2,44 @@
 the same rules file again (most of a cold start's cost: cattrs generates and
 compiles a function per model class before it structures anything).
 
-An entry holds what it was made from, compared whole before it is used: a
-format line, modetable's version, the Python that wrote it, a fingerprint of
+An entry holds what it was made from, read and compared before anything else:
+a format line, modetable's version, the Python that wrote it, a fingerprint of
 the code that builds and holds the rules (modetable's loading modules and the
 libraries they use), the path as given (messages carry it), and the rules
-file's bytes; then the pickled `(RuleFile, document)`. Anything that does not
-match, cannot be read or does not unpickle to rules is ignored and rebuilt.
-Only rules that loaded without error are written, so every error comes from
-the loader itself, whatever the cache holds.
+file's bytes; then the pickled `(RuleFile, document, charges)`, `charges` being
+what loading the file spent of the run's alias budget, spent again when the
+entry serves, so every limit of a run counts the same with or without the
+cache. An entry made from anything else is ignored and rebuilt. Only rules
+that loaded without error are written, so every error comes from the loader
+itself, whatever the cache holds.
+
+Two walls keep an entry from being a way into modetable:
+
+- Only the user can have written it. The folder must be the user's, a folder,
+  and writable by no one else; so must the entry, a regular file no larger
+  than MAX_ENTRY_BYTES. A folder or entry that is not is refused with one
+  warning (an entry is then rebuilt). A new folder is made 0700 and an entry
+  0600 whatever the umask; an entry is written as a fresh temporary file,
+  created exclusively, then renamed onto its name, so a link at the entry's
+  name is replaced, never followed; every file is reached through the folder
+  opened once, after it was checked.
+- An entry is data that runs nothing, even where the first wall failed: its
+  pickle is read by an unpickler that makes only the rules model's classes
+  and the loader's YAML containers (`_Unpickler`); a global naming anything
+  else (`os.system`, a builtin) refuses the entry, with a warning.
 
 The folder: `$MODETABLE_CACHE_DIR`, else the platform's user cache folder
-(`$XDG_CACHE_HOME` or `~/.cache`, `~/Library/Caches`, `%LOCALAPPDATA%`) with
-`modetable` under it. `MODETABLE_CACHE=0` turns the cache off. A folder that is
-writable by everyone or owned by someone else is not used (unpickling runs
-code), nor is an entry owned by someone else; a folder that cannot be written
-only means no cache.
+(`$XDG_CACHE_HOME` or `~/.cache`, `~/Library/Caches`) with `modetable` under
+it. `MODETABLE_CACHE=0` turns the cache off; so does a platform that cannot
+check who may write a file or reach files through an opened folder (Windows).
+A folder that cannot be made or opened only means no cache.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import os
 import pickle
 import stat
@@ -31,7 +50,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from modetable import __version__
+from modetable.errors import Location
 from modetable.rules.model import RuleFile
 
 __all__ = [
@@ -39,15 +61,23 @@ __all__ = [
     "FOLDER_VARIABLE",
     "FORMAT",
     "LIBRARIES",
+    "MAX_ENTRY_BYTES",
     "MODULES",
+    "Warn",
     "cache_folder",
+    "entry_name",
     "entry_path",
     "load_cached",
 ]
 
 CACHE_VARIABLE = "MODETABLE_CACHE"  # "0" turns the cache off
 FOLDER_VARIABLE = "MODETABLE_CACHE_DIR"
-FORMAT = b"modetable rules cache 1\n"
+FORMAT = b"modetable rules cache 2\n"
+
+# The bundled rules (100 KB) make an entry of about 0.3 MB; a file larger than
+# this at an entry's name is refused by its size, unread, and rules whose entry
+# would be larger are loaded each time instead.
+MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
 # modetable's modules whose code decides what loading a rules file gives: the
 # loader and everything it imports (tests/test_rules_cache.py holds this list
@@ -72,18 +102,25 @@ LIBRARIES = ("attr", "cattrs", "packaging", "yaml")
 
 # An entry not rewritten for this long is removed when another one is written.
 _STALE_SECONDS = 30 * 24 * 3600
+_PRIVATE_FOLDER = 0o700
+_PRIVATE_FILE = 0o600
+_ATTEMPTS = 100
+# Owners and modes to check, and files reached through an opened folder.
+_CHECKABLE = hasattr(os, "getuid") and hasattr(os, "fchmod") and os.open in os.supports_dir_fd
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+# Where a refused folder or entry is said (a line, without `modetable: warning: `).
+Warn = Callable[[str], None]
 
 
 def cache_folder() -> Path | None:
     """Where entries are kept, or None when the cache is turned off."""
-    if os.environ.get(CACHE_VARIABLE) == "0":
+    if os.environ.get(CACHE_VARIABLE) == "0" or not _CHECKABLE:
         return None
     named = os.environ.get(FOLDER_VARIABLE)
     if named:
         return Path(named)
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA")
-        return Path(base) / "modetable" / "Cache" if base else None
     home = Path.home()
     if sys.platform == "darwin":
         return home / "Library" / "Caches" / "modetable"
@@ -93,38 +130,70 @@ def cache_folder() -> Path | None:
     return base / "modetable"
 
 
-def entry_path(folder: Path, file: str) -> Path:
-    """The entry for the rules file named `file`: one per file and Python, so
-    editing the file (or upgrading modetable) replaces the entry in place."""
+def entry_name(file: str) -> str:
+    """The entry's name for the rules file named `file`: one per file and Python,
+    so editing the file (or upgrading modetable) replaces the entry in place."""
     name = "\0".join((os.path.abspath(file), file, sys.version))
     checksum = zlib.crc32(name.encode("utf-8", "surrogateescape"))
-    return folder / f"rules-{checksum:08x}.pickle"
+    return f"rules-{checksum:08x}.pickle"
+
+
+def entry_path(folder: Path, file: str) -> Path:
+    """The entry for the rules file named `file` in `folder`."""
+    return folder / entry_name(file)
 
 
 def load_cached(
-    file: str, data: bytes, parse: Callable[[], tuple[RuleFile, Any]]
+    file: str,
+    data: bytes,
+    parse: Callable[[], tuple[RuleFile, Any]],
+    warn: Warn | None = None,
 ) -> tuple[RuleFile, Any]:
     """What `parse()` gives for the rules file `file` holding `data`: from the
     cache when an entry made from exactly these inputs is there, else parsed
-    (raising what the loader raises) and then kept."""
+    (raising what the loader raises) and then kept. A folder or entry refused
+    is said once to `warn` (a line without `modetable: warning: `)."""
     folder = cache_folder()
     if folder is None:
         return parse()
     try:
-        prefix = _prefix(file, data)
-        entry = entry_path(folder, file)
+        header = _header(file, data)
+        name = entry_name(file)
     except Exception:  # a fingerprint that cannot be taken: no cache
         return parse()
-    found = _read(folder, entry, prefix)
-    if found is not None:
-        return found
-    loaded = parse()
-    _write(folder, entry, prefix, loaded)
-    return loaded
+    from modetable.yamlio import charge_again, charges_recorded
+
+    said = warn or (lambda _text: None)
+    place = _open_folder(folder, said)
+    if place is None:
+        return parse()
+    try:
+        found = _read(place, name, header, said)
+        if found is not None:
+            rules, document, charges = found
+            charge_again(charges)
+            return rules, document
+        with charges_recorded() as recorded:
+            loaded = parse()
+        charges = tuple((n, at.file, at.line, at.col, at.field) for n, at in recorded)
+        _write(place, name, header, (*loaded, charges))
+        return loaded
+    finally:
+        os.close(place.fd)
 
 
-def _prefix(file: str, data: bytes) -> bytes:
-    """Everything an entry must have been made from, as its first bytes."""
+@attrs.frozen
+class _Folder:
+    """The cache folder, opened and found trustworthy: every entry is reached
+    through `fd`, so the folder checked is the folder used."""
+
+    path: Path
+    fd: int
+
+
+def _header(file: str, data: bytes) -> list[bytes]:
+    """Everything an entry must have been made from, as its first bytes: each
+    part's length (8 bytes), then the part."""
     parts = [
         FORMAT,
         __version__.encode(),
@@ -134,7 +203,7 @@ def _prefix(file: str, data: bytes) -> bytes:
         file.encode("utf-8", "surrogateescape"),
         data,
     ]
-    return b"".join(len(part).to_bytes(8, "big") + part for part in parts)
+    return [piece for part in parts for piece in (len(part).to_bytes(8, "big"), part)]
 
 
 def _fingerprint() -> bytes:
@@ -157,64 +226,232 @@ def _fingerprint() -> bytes:
     return "\n".join(sums).encode("utf-8", "surrogateescape")
 
 
-def _ours(facts: os.stat_result, *, folder: bool) -> bool:
-    """Whether a folder or file may be trusted: ours, not writable by everyone."""
-    kind = stat.S_ISDIR if folder else stat.S_ISREG
-    if not kind(facts.st_mode) or facts.st_mode & stat.S_IWOTH:
-        return False
-    getuid = getattr(os, "getuid", None)
-    return getuid is None or facts.st_uid == getuid()
-
-
-def _read(folder: Path, entry: Path, prefix: bytes) -> tuple[RuleFile, Any] | None:
-    try:
-        if not _ours(os.stat(folder), folder=True):
-            return None
-        # Without waiting: an entry that is a FIFO would block every command
-        # (it is then refused as no regular file).
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-        flags |= getattr(os, "O_NONBLOCK", 0)
-        fd = os.open(entry, flags)
-        with os.fdopen(fd, "rb") as stream:
-            if not _ours(os.fstat(stream.fileno()), folder=False):
-                return None
-            blob = stream.read()
-        if not blob.startswith(prefix):
-            return None
-        found = pickle.loads(memoryview(blob)[len(prefix) :])
-    except Exception:  # absent, unreadable, truncated, foreign: rebuilt
-        return None
-    if (
-        isinstance(found, tuple)
-        and len(found) == 2
-        and isinstance(found[0], RuleFile)
-        and isinstance(found[1], dict)
-    ):
-        return found
+def _problem(facts: os.stat_result, *, folder: bool) -> str | None:
+    """Why a folder or entry cannot be trusted (the words after its path), or None."""
+    mode = facts.st_mode
+    if folder and not stat.S_ISDIR(mode):
+        return "is not a folder"
+    if not folder and stat.S_ISLNK(mode):
+        return "is a symbolic link"
+    if not folder and not stat.S_ISREG(mode):
+        return "is not a regular file"
+    if facts.st_uid != os.getuid():
+        return f"belongs to another user (uid {facts.st_uid})"
+    if mode & stat.S_IWOTH:
+        return "is writable by everyone"
+    if mode & stat.S_IWGRP:
+        return "is writable by its group"
+    if not folder and facts.st_size > MAX_ENTRY_BYTES:
+        return f"is larger than the limit of {MAX_ENTRY_BYTES} bytes"
     return None
 
 
-def _write(folder: Path, entry: Path, prefix: bytes, loaded: tuple[RuleFile, Any]) -> None:
-    """Keep `loaded` under `entry`; any failure only means no cache."""
+def _open_folder(folder: Path, said: Warn) -> _Folder | None:
+    """The folder, made when missing, opened, and checked; None (having said why,
+    when it is there but cannot be trusted) means no cache."""
     try:
-        payload = pickle.dumps(loaded, protocol=pickle.HIGHEST_PROTOCOL)
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not _ours(os.stat(folder), folder=True):
-            return
-        from modetable import atomic
+        made = _make_folder(folder)
+        # A folder just made is opened without following a link: one put in its
+        # place must not have its target's permissions changed.
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC | (_NOFOLLOW if made else 0))
+    except NotADirectoryError:
+        with contextlib.suppress(OSError):
+            if not os.path.isdir(folder) and os.path.exists(folder):
+                said(f"the rules cache folder {folder} is not a folder; not used")
+        return None
+    except (OSError, ValueError):  # ValueError: a name the system cannot take
+        return None
+    problem = _problem(os.fstat(fd), folder=True)
+    if problem is not None:
+        os.close(fd)
+        said(f"the rules cache folder {folder} {problem}; not used")
+        return None
+    if made:
+        with contextlib.suppress(OSError):
+            os.fchmod(fd, _PRIVATE_FOLDER)  # 0700 whatever the umask took away
+    return _Folder(folder, fd)
 
-        atomic.write_bytes(entry, prefix + payload)
-        _prune(folder, keep=entry)
+
+def _make_folder(folder: Path) -> bool:
+    """Make `folder` (0700, its parents as `mkdir -p` makes them) when missing;
+    whether it was made."""
+    try:
+        os.mkdir(folder, _PRIVATE_FOLDER)
+    except FileExistsError:
+        return False
+    except FileNotFoundError:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.mkdir(folder, _PRIVATE_FOLDER)
+        except FileExistsError:
+            return False
+    return True
+
+
+def _read(
+    place: _Folder, name: str, header: list[bytes], said: Warn
+) -> tuple[RuleFile, Any, list[tuple[int, Location]]] | None:
+    """The entry's rules, document and charges when it was made from `header`;
+    None for an entry absent, made from anything else, or refused (said)."""
+    path = place.path / name
+    try:
+        payload = _payload(place, name, header)
+    except _Refused as refused:
+        said(f"the rules cache entry {path} {refused}; not used")
+        return None
+    except OSError:  # absent, unreachable, unreadable: made anew
+        return None
+    if payload is None:
+        return None
+    try:
+        found = _loads(payload)
+        if not isinstance(found, tuple) or len(found) != 3:
+            raise TypeError("not an entry")
+        rules, document, charges = found
+        if not (isinstance(rules, RuleFile) and isinstance(document, dict)):
+            raise TypeError("not rules")
+        return rules, document, [_charge(*charge) for charge in charges]
     except Exception:
-        pass
+        said(f"the rules cache entry {path} does not hold loaded rules; not used")
+        return None
 
 
-def _prune(folder: Path, keep: Path) -> None:
-    """Remove entries (and temporary files a killed run left) not written for a month."""
+class _Refused(Exception):
+    """An entry that cannot be trusted; its text says why."""
+
+
+def _payload(place: _Folder, name: str, header: list[bytes]) -> bytes | None:
+    """What follows the header in the entry `name`, or None when the entry was
+    made from anything else. Raises _Refused, or OSError when it cannot be read."""
+    facts = os.stat(name, dir_fd=place.fd, follow_symlinks=False)
+    problem = _problem(facts, folder=False)
+    if problem is not None:
+        raise _Refused(problem)
+    # Not through a link, and without waiting: a FIFO put in its place since it
+    # was looked at must not block the command.
+    flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | _CLOEXEC
+    with os.fdopen(os.open(name, flags, dir_fd=place.fd), "rb") as stream:
+        opened = os.fstat(stream.fileno())
+        if (opened.st_dev, opened.st_ino) != (facts.st_dev, facts.st_ino):
+            return None  # replaced since it was looked at: made anew
+        problem = _problem(opened, folder=False)
+        if problem is not None:
+            raise _Refused(problem)
+        # Each part's length, then the part, each compared before more is read.
+        for part in header:
+            if stream.read(len(part)) != part:
+                return None
+        # As much as it held when looked at (within the limit, as checked): a
+        # read asks for no more memory than that.
+        return stream.read(max(opened.st_size - sum(map(len, header)), 0))
+
+
+def _charge(
+    count: int, file: str, line: int | None, col: int | None, field: str | None
+) -> tuple[int, Location]:
+    """A recorded charge as `charge_again` makes it."""
+    if type(count) is not int or not isinstance(file, str):
+        raise TypeError("not a charge")
+    return count, Location(file, line, col, field)
+
+
+def _dumps(entry: tuple[Any, ...]) -> bytes:
+    """An entry's payload (bench/cache_formats.py measures the other formats)."""
+    return pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(payload: bytes) -> Any:
+    return _Unpickler(io.BytesIO(payload)).load()
+
+
+class _Unpickler(pickle.Unpickler):
+    """An unpickler that makes the rules model's classes and the loader's YAML
+    containers, and nothing else: no function, no builtin, no other class. The
+    pickle of a RuleFile and its document needs no more (attrs' classes are
+    made with `__new__` and filled from their state), so a pickle naming
+    anything else was not written by modetable and is refused."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = _allowed().get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not a class of the rules")
+        return found
+
+
+@functools.cache
+def _allowed() -> dict[tuple[str, str], type]:
+    """The classes an entry may make, by (module, name): the rules model's attrs
+    classes, and the mappings and lists the loader builds."""
+    from modetable.rules import model
+    from modetable.yamlio import YamlList, YamlMap
+
+    kinds = [
+        value
+        for value in vars(model).values()
+        if isinstance(value, type) and value.__module__ == model.__name__ and attrs.has(value)
+    ]
+    return {(kind.__module__, kind.__qualname__): kind for kind in (*kinds, YamlMap, YamlList)}
+
+
+def _write(place: _Folder, name: str, header: list[bytes], entry: tuple[Any, ...]) -> None:
+    """Keep `entry` under `name`; any failure only means no cache."""
+    try:
+        blob = b"".join(header) + _dumps(entry)
+    except Exception:
+        return
+    if len(blob) > MAX_ENTRY_BYTES:
+        # Too large to keep: whatever stands at the name is stale, and goes.
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=place.fd)
+        return
+    with contextlib.suppress(Exception):
+        _replace(place, name, blob)
+        _prune(place, keep=name)
+
+
+def _replace(place: _Folder, name: str, blob: bytes) -> None:
+    """`blob` written to a new file in the folder (created exclusively, 0600, never
+    through a link), then renamed onto `name`: a link there is replaced, not followed."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC
+    for _ in range(_ATTEMPTS):
+        temporary = f".{name}.{_token()}.tmp"
+        try:
+            fd = os.open(temporary, flags, _PRIVATE_FILE, dir_fd=place.fd)
+            break
+        except FileExistsError:
+            continue
+    else:
+        return
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            os.fchmod(fd, _PRIVATE_FILE)  # 0600 whatever the umask took away
+            stream.write(blob)
+            stream.flush()
+            os.fsync(fd)
+        os.replace(temporary, name, src_dir_fd=place.fd, dst_dir_fd=place.fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=place.fd)
+        raise
+
+
+def _token() -> str:
+    """Eight hex digits for a temporary file's name (`secrets` costs a cold
+    start hashlib and hmac)."""
+    return os.urandom(4).hex()
+
+
+def _prune(place: _Folder, keep: str) -> None:
+    """Remove entries (and temporary files a killed run left) not written for a
+    month: each name itself, a link as a link, never what it points at."""
     stale = time.time() - _STALE_SECONDS
-    for path in folder.iterdir():
-        name = path.name
-        ours = name.startswith("rules-") and name.endswith(".pickle")
-        leftover = name.startswith(".rules-") and name.endswith(".tmp")
-        if path != keep and (ours or leftover) and path.lstat().st_mtime < stale:
-            path.unlink(missing_ok=True)
+    with os.scandir(place.fd) as found:
+        for item in found:
+            name = item.name
+            ours = name.startswith("rules-") and name.endswith(".pickle")
+            leftover = name.startswith(".rules-") and name.endswith(".tmp")
+            if name == keep or not (ours or leftover):
+                continue
+            with contextlib.suppress(OSError):
+                if item.stat(follow_symlinks=False).st_mtime < stale:
+                    os.unlink(name, dir_fd=place.fd)

@@ -6,6 +6,7 @@ each source's path for each component, so deciding never re-reads the data.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -261,9 +262,12 @@ class RuleSet:
         return positions.locate(self.document, path, self.file)
 
 
-def load_ruleset(path: str | Path | None = None) -> RuleSet:
+def load_ruleset(
+    path: str | Path | None = None, warn: Callable[[str], None] | None = None
+) -> RuleSet:
     """The rules file at `path`, else the one the lookup finds (`rules/find.py`);
-    from the cache of loaded rules when it holds this file's bytes (`rules/cache.py`)."""
+    from the cache of loaded rules when it holds this file's bytes (`rules/cache.py`).
+    A cache folder or entry refused is said to `warn`, when given."""
     found = find_rules(path)
     file = str(found.path)
     with named_by(found.variable):
@@ -276,7 +280,7 @@ def load_ruleset(path: str | Path | None = None) -> RuleSet:
 
         return parse_rules(decode(data, file), file)
 
-    rules, document = load_cached(file, data, parse)
+    rules, document = load_cached(file, data, parse, warn)
     bundled = found.bundled or holds_bundled_rules(data)
     return RuleSet(rules=rules, file=file, document=document, bundled=bundled)
 
