@@ -87,7 +87,12 @@ def test_the_installed_rules_keep_a_working_schema_reference():
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
     shipped = project["tool"]["hatch"]["build"]["targets"]["wheel"]["force-include"]
-    assert set(shipped) == {"rules/modes.yaml", "schema/modes.schema.json"}
+    # The CRD schemas ride along (loaded only where objects are checked).
+    assert set(shipped) == {
+        "rules/modes.yaml",
+        "schema/modes.schema.json",
+        "rules/schemas/ome-crd-schemas.json",
+    }
     rules, schema = (
         PurePosixPath(shipped[k]) for k in ("rules/modes.yaml", "schema/modes.schema.json")
     )
