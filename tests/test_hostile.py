@@ -193,7 +193,7 @@ def _opens_for_writing(call, name: str) -> bool:
 
 
 def test_only_the_atomic_module_writes_files():
-    """Every writer goes through modetable.atomic (a temporary file and a rename):
+    """Every writer goes through modetable.output.atomic (a temporary file and a rename):
     no other module opens a file for writing or replaces one."""
     import ast
 

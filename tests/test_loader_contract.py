@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from modetable import jsonio, yamlio
 from modetable.errors import ModetableError
+from modetable.parsing import jsonio, yamlio
 
 
 def _json_first(text: str, file_name: str) -> list:

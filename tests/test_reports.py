@@ -17,7 +17,7 @@ from conftest import CATALOG, RULES, need, run_cli, write
 from junitparser import Failure, JUnitXml
 from test_audit import fleet_documents, write_fleet
 
-from modetable import __version__
+from modetable.__about__ import __version__
 from modetable.audit.findings import SEVERITIES, described
 from modetable.reports.markdown import COMMENT_LIMIT
 

@@ -14,8 +14,8 @@ from modetable.rules.model import EXPLANATION_PARAMS, PATH_PARAMS
 
 def test_the_call_sites_are_read_from_the_source():
     sites = {(s.key, s.passed, s.file) for s in call_sites()}
-    assert ("not_reconciled", ("component",), "modetable/running.py") in sites
-    assert ("cannot_run_in", ("component", "mode"), "modetable/running.py") in sites
+    assert ("not_reconciled", ("component",), "modetable/engine/running.py") in sites
+    assert ("cannot_run_in", ("component", "mode"), "modetable/engine/running.py") in sites
 
 
 def test_every_message_the_code_names_exists_and_gets_its_params():

@@ -9,10 +9,11 @@ import typing
 
 from conftest import EXAMPLES, ROOT
 
+from modetable.engine.matching import CONDITIONS
+from modetable.engine.modes import Verdict
+from modetable.engine.runtimes import runtime_request
 from modetable.errors import ErrorCode
-from modetable.manifests import read_cluster
-from modetable.matching import CONDITIONS
-from modetable.modes import Verdict
+from modetable.inputs.manifests import read_cluster
 from modetable.rules.model import (
     CONDITION_WORDS,
     EXPLANATION_PARAMS,
@@ -24,7 +25,6 @@ from modetable.rules.model import (
     RankKey,
     SelectionStep,
 )
-from modetable.runtimes import runtime_request
 from modetable.selection.checks import STEPS, Step
 from modetable.selection.formats import DIFFERENCES, LABEL_PARTS
 from modetable.selection.outcome import when_conditions

@@ -8,7 +8,7 @@ from typing import Literal
 
 import attrs
 
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = [
     "ErrorCode",

@@ -16,7 +16,7 @@ import attrs
 
 from modetable.admission.fields import FieldValues
 from modetable.admission.kinds import CHECKS, Inputs, Shown, undecided
-from modetable.manifests import Cluster, Manifest
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.model import AdmissionRule
 from modetable.rules.policy import Policy
 

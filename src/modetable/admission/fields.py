@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from modetable import paths
-from modetable.manifests import Manifest
-from modetable.matching import declares
+from modetable.engine.matching import declares
+from modetable.inputs.manifests import Manifest
+from modetable.parsing import paths
 from modetable.rules.model import CheckCase, CheckValue, FieldTest
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import in_force
 
 __all__ = [
@@ -515,7 +515,7 @@ def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     every mapping on the way to it is a mapping (a list at `*`): an object the
     API server would refuse is bad input, not a value read as unset."""
     from modetable.errors import ErrorCode, ModetableError
-    from modetable.yamlio import describe, where
+    from modetable.parsing.yamlio import describe, where
 
     for segments, holds in _read_paths(policy):
         for node, segment, value, expected, depth in _steps(isvc.body, segments, holds):

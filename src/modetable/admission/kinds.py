@@ -10,7 +10,6 @@ from typing import Literal
 
 import attrs
 
-from modetable import paths
 from modetable.admission.fields import (
     READS_VALUES,
     FieldValues,
@@ -27,7 +26,8 @@ from modetable.admission.rollout import (
     tolerance_problem,
     zero_budget_problem,
 )
-from modetable.manifests import Cluster, Manifest
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
 from modetable.rules.model import AdmissionRule
 from modetable.rules.policy import Policy
 

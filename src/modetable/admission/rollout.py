@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.admission.fields import Reader
+from modetable.engine.matching import declares
 from modetable.errors import ErrorCode, ModetableError
-from modetable.manifests import Manifest
-from modetable.matching import declares
+from modetable.inputs.manifests import Manifest
+from modetable.parsing.yamlio import describe, where
 from modetable.rules.model import (
     AdmissionRule,
     BudgetMessages,
@@ -32,7 +33,6 @@ from modetable.rules.model import (
     RolloutFields,
 )
 from modetable.rules.policy import Policy
-from modetable.yamlio import describe, where
 
 if TYPE_CHECKING:
     from fractions import Fraction

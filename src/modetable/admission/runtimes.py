@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from modetable.manifests import Manifest
-from modetable.paths import lookup, split
+from modetable.inputs.manifests import Manifest
+from modetable.parsing.paths import lookup, split
 from modetable.rules.model import RuntimeCheck
 from modetable.rules.policy import Policy
 from modetable.selection.fields import read

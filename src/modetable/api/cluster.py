@@ -10,9 +10,9 @@ from typing import Any
 
 import attrs
 
-from modetable import loading, manifests
 from modetable.api.rules import Policy, Rules, engine_policy, engine_ruleset, load_rules
 from modetable.errors import ModetableError, ModetableWarning
+from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
 from modetable.rules.model import RuleFile
 

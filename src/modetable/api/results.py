@@ -16,19 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from modetable.engine.modes import Resolution, resolution_json
+from modetable.engine.runtimes import InheritanceError, find_named_runtime, runtime_request
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest, Rejected, runtime_json
-from modetable.modes import Resolution, resolution_json
+from modetable.inputs.manifests import Cluster, Manifest, Rejected, runtime_json
 from modetable.rules.policy import Policy, rules_json
-from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
 
 if TYPE_CHECKING:
     # Each command imports only the engine it runs (a cold start is measured).
     from modetable.admission import Admission
     from modetable.audit.fleet import Audited
     from modetable.audit.report import Concerns
-    from modetable.matching import RuntimeMatch
-    from modetable.running import Effective
+    from modetable.engine.matching import RuntimeMatch
+    from modetable.engine.running import Effective
     from modetable.selection import Outcome
 
 __all__ = [
@@ -196,7 +196,7 @@ def effective_result(
 ) -> EffectiveResult:
     """The running modes with the runtime the InferenceService names, else
     `runtime` (a name) when given, else the one OME would select."""
-    from modetable.running import effective
+    from modetable.engine.running import effective
     from modetable.selection import select
     from modetable.selection.checks import runtime_view
     from modetable.selection.outcome import disabled_refusal
@@ -400,7 +400,7 @@ def match_result(
 ) -> MatchResult:
     """Every runtime of the namespace and cluster (namespaced first, then by
     name), or only those named `runtime`."""
-    from modetable.matching import match_runtime, requested_modes
+    from modetable.engine.matching import match_runtime, requested_modes
     from modetable.selection.scoring import scope_order
 
     request = runtime_request(policy, isvc)

@@ -38,12 +38,12 @@ import attrs
 from modetable.admission import Admission, Shown, admit
 from modetable.admission.fields import field_plan
 from modetable.audit.model_checks import MemoComparisons, entry_key, model_key
-from modetable.index import RuntimeIndex, build_index, request_of
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import ComponentMatch, RuntimeMatch
+from modetable.engine.index import RuntimeIndex, build_index, request_of
+from modetable.engine.matching import ComponentMatch, RuntimeMatch
+from modetable.engine.runtimes import InheritanceError
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
-from modetable.runtimes import InheritanceError
 from modetable.selection import (
     STEPS,
     Candidate,

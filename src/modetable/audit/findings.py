@@ -14,14 +14,14 @@ from typing import Any
 
 import attrs
 
+from modetable.engine.modes import Resolution, Verdict
+from modetable.engine.running import failures_with_rules, logged
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Manifest, duplicate_message
-from modetable.modes import Resolution, Verdict
+from modetable.inputs.manifests import Manifest, duplicate_message
 from modetable.rules.model import FindingKind, Findings, ModeFinding
 from modetable.rules.policy import Policy
-from modetable.running import failures_with_rules, logged
 from modetable.selection import Outcome
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = [
     "SEVERITIES",

@@ -22,7 +22,7 @@ from modetable.audit.findings import (
     worst,
 )
 from modetable.audit.moves import Hit, find_move, hit_message, scan
-from modetable.manifests import Cluster, Manifest
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.model import ModeMove
 from modetable.rules.policy import Policy
 from modetable.selection import Outcome

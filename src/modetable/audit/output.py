@@ -9,10 +9,10 @@ from typing import Any, TextIO
 from modetable.audit.findings import Finding, counts
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
 from modetable.audit.upgrade import Impact
-from modetable.modes import Resolution
-from modetable.render import counted, line, table
+from modetable.engine.modes import Resolution
+from modetable.engine.running import logged
+from modetable.output.render import counted, line, table
 from modetable.rules.policy import Policy
-from modetable.running import logged
 
 __all__ = [
     "PROBLEM_WORDS",

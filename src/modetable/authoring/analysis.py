@@ -23,8 +23,8 @@ from itertools import product
 
 from modetable.authoring.callsites import call_sites
 from modetable.authoring.patterns import compress, describe
+from modetable.engine.matching import NONE, row_matches
 from modetable.errors import ErrorCode, Location, Problem
-from modetable.matching import NONE, row_matches
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.positions import field_name
 from modetable.rules.validate import index

@@ -33,10 +33,10 @@ import attrs
 from modetable.admission import admit
 from modetable.authoring.patterns import compress, show_set
 from modetable.authoring.scenarios import NAMED, PRESENT, UNSET, Slot, domain, objects, slots
+from modetable.engine.matching import NONE, decide
+from modetable.engine.modes import Resolution
 from modetable.errors import Location, ModetableError
-from modetable.manifests import Manifest
-from modetable.matching import NONE, decide
-from modetable.modes import Resolution
+from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import PURPOSES, Policy
 from modetable.versions import describe_range, in_force
 
@@ -322,7 +322,7 @@ def _resolution(before: Side, after: Side, purpose: str, component: str) -> Sect
     domains = [domain(slot, modes) for slot in found]
 
     def resolved(side: Side, inputs: tuple[Any, ...]) -> Resolution:
-        from modetable.modes import resolve
+        from modetable.engine.modes import resolve
 
         policy = side.policy
         known = {s: s for s in slots(policy, purpose, component)}
@@ -489,14 +489,14 @@ def _mode_checks(policy: Policy) -> frozenset[str]:
 
 
 def _expand(policy: Policy, path: str) -> tuple[str, ...]:
-    from modetable import paths
+    from modetable.parsing import paths
 
     return paths.split(path)
 
 
 def _declare(policy: Policy, body: dict[str, Any], component: Any) -> dict[str, Any]:
     """`body` with the component declared (`spec.<field>` a mapping)."""
-    from modetable import paths
+    from modetable.parsing import paths
 
     into = policy.component_path(component, policy.rules.running_merge.into)
     if isinstance(paths.lookup(body, into), dict):

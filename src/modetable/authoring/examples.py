@@ -10,8 +10,8 @@ from __future__ import annotations
 import attrs
 
 from modetable.authoring.scenarios import NAMED, PRESENT, resolve_values, source_slot
+from modetable.engine.matching import NONE, decide
 from modetable.errors import Location, ModetableError
-from modetable.matching import NONE, decide
 from modetable.rules.model import Example, SourceExample
 from modetable.rules.policy import Policy, RuleSet
 from modetable.versions import in_force

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from modetable.matching import ANY  # the table's word for any value
+from modetable.engine.matching import ANY  # the table's word for any value
 
 __all__ = ["Pattern", "compress", "describe", "show_set"]
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
-from modetable.modes import Objects, Resolution, resolve
+from modetable.engine.modes import Objects, Resolution, resolve
+from modetable.parsing import paths
 from modetable.rules.policy import Policy
 
 __all__ = [

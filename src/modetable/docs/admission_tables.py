@@ -12,7 +12,7 @@ from modetable.docs.markdown import code, table, words
 from modetable.errors import ModetableError
 from modetable.rules.model import AdmissionRule, AdmissionTable, FieldTest
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 
 __all__ = ["admission_checks"]
 

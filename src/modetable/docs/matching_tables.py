@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from modetable import paths
 from modetable.docs.common import (
     Modes,
     component_named,
@@ -10,10 +9,11 @@ from modetable.docs.common import (
     range_note,
 )
 from modetable.docs.markdown import bullets, code, table, words
+from modetable.engine.matching import NONE, decide
 from modetable.html.matrix import matrix_html, policies_by_version
-from modetable.matching import NONE, decide
+from modetable.parsing import paths
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import in_force
 
 __all__ = [

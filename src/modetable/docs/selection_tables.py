@@ -8,7 +8,7 @@ from modetable.docs.markdown import code, table, words
 from modetable.errors import ModetableError
 from modetable.rules.model import Effect, Selection
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
 
 __all__ = ["rejection_table", "selection_checks", "selection_outcomes"]

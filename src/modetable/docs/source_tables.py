@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from modetable import paths
 from modetable.docs.common import (
     Modes,
     display_path,
@@ -14,9 +13,10 @@ from modetable.docs.common import (
     range_note,
 )
 from modetable.docs.markdown import code, table, words
+from modetable.parsing import paths
 from modetable.rules.model import Component, Source, SourceDocs
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
 
 __all__ = ["declaration_table", "running_order", "valid_modes"]

@@ -13,11 +13,11 @@ import re
 
 import attrs
 
+from modetable.engine.matching import NONE, decide
 from modetable.errors import ModetableError
 from modetable.html.markup import asset, element, text
-from modetable.matching import NONE, decide
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 
 __all__ = [
     "Cell",

@@ -7,7 +7,7 @@ from typing import TextIO
 
 from modetable.audit.findings import Finding
 from modetable.reports import Report
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = ["command", "escape_data", "escape_property", "write"]
 

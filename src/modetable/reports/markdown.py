@@ -8,7 +8,7 @@ from typing import TextIO
 from modetable.audit.findings import SEVERITIES, Finding
 from modetable.docs.markdown import code, table
 from modetable.reports import Report
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = ["COMMENT_LIMIT", "HEADERS", "write"]
 

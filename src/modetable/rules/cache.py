@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from modetable import __version__
+from modetable.__about__ import __version__
 from modetable.rules.model import RuleFile
 
 __all__ = [
@@ -54,16 +54,18 @@ FORMAT = b"modetable rules cache 1\n"
 # equal to rules/load.py's imports, followed through).
 MODULES = (
     "errors.py",
+    "parsing/__init__.py",
+    "parsing/yamlio.py",
     "rules/find.py",
     "rules/kinds.py",
     "rules/load.py",
     "rules/model.py",
     "rules/positions.py",
     "rules/validate.py",
-    "shown.py",
-    "templates.py",
+    "text/__init__.py",
+    "text/shown.py",
+    "text/templates.py",
     "versions.py",
-    "yamlio.py",
 )
 # The libraries that build the rules (cattrs, PyYAML, packaging) or hold them
 # (attrs' pickling of its classes): an upgrade without a modetable release
@@ -201,7 +203,7 @@ def _write(folder: Path, entry: Path, prefix: bytes, loaded: tuple[RuleFile, Any
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _ours(os.stat(folder), folder=True):
             return
-        from modetable import atomic
+        from modetable.output import atomic
 
         atomic.write_bytes(entry, prefix + payload)
         _prune(folder, keep=entry)

@@ -24,13 +24,13 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
+from modetable.parsing.yamlio import decode, describe, duplicate_key_message, load_documents
 from modetable.rules.find import read_rules_bytes
 from modetable.rules.kinds import yaml_key
 from modetable.rules.model import RowCondition, RuleFile, TestValue
 from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
-from modetable.shown import quote
-from modetable.yamlio import decode, describe, duplicate_key_message, load_documents
+from modetable.text.shown import quote
 
 __all__ = ["converter", "parse_rules", "read_rules_text"]
 

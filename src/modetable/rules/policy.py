@@ -12,8 +12,8 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
 from modetable.errors import Location, ModetableError
+from modetable.parsing import paths
 from modetable.rules import positions
 from modetable.rules.cache import load_cached
 from modetable.rules.find import (
@@ -34,8 +34,8 @@ from modetable.rules.model import (
     Source,
 )
 from modetable.settled import settled
-from modetable.shown import escape
-from modetable.templates import fill, go_quoted_inner
+from modetable.text.shown import escape
+from modetable.text.templates import fill, go_quoted_inner
 from modetable.versions import Placement, in_force, parse_version, place
 
 __all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset", "rules_json"]
@@ -271,8 +271,8 @@ def load_ruleset(path: str | Path | None = None) -> RuleSet:
 
     def parse() -> tuple[RuleFile, Any]:
         # The loader (cattrs, validation) is imported only when the cache misses.
+        from modetable.parsing.yamlio import decode
         from modetable.rules.load import parse_rules
-        from modetable.yamlio import decode
 
         return parse_rules(decode(data, file), file)
 

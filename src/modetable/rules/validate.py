@@ -44,8 +44,8 @@ from modetable.rules.model import (
     Source,
 )
 from modetable.rules.positions import PathPart
-from modetable.shown import quote
-from modetable.templates import placeholders
+from modetable.text.shown import quote
+from modetable.text.templates import placeholders
 from modetable.versions import parse_version
 
 __all__ = ["Definition", "Index", "Reference", "index", "validate"]

@@ -14,23 +14,23 @@ from typing import Any
 
 import attrs
 
+from modetable.engine.matching import RuntimeMatch, match_runtime, requested_modes
+from modetable.engine.modes import Resolution
+from modetable.engine.runtimes import resolve_chain
 from modetable.errors import ErrorCode, ModetableError
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import RuntimeMatch, match_runtime, requested_modes
-from modetable.modes import Resolution
-from modetable.paths import split, value_location
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing.paths import split, value_location
+from modetable.parsing.yamlio import where
 from modetable.rules.model import SelectionCheck
 from modetable.rules.policy import Policy
-from modetable.runtimes import resolve_chain
 from modetable.selection import scoring
 from modetable.selection.compare import Comparisons
 from modetable.selection.fields import read
 from modetable.selection.formats import Entry, ModelFacts, entries_of
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import SizeRange, distance, parse_size, within
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
-from modetable.yamlio import where
 
 __all__ = [
     "STEPS",

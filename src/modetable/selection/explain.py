@@ -8,10 +8,10 @@ from typing import Any
 
 import attrs
 
+from modetable.engine.runtimes import runtime_request
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest, object_json
+from modetable.inputs.manifests import Cluster, Manifest, object_json
 from modetable.rules.policy import Policy
-from modetable.runtimes import runtime_request
 from modetable.selection.checks import Candidate, Context, assess, make_context, order
 from modetable.selection.fields import read
 from modetable.selection.formats import model_facts

@@ -9,14 +9,14 @@ from typing import Any
 import attrs
 
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Manifest
-from modetable.paths import split, value_location
+from modetable.inputs.manifests import Manifest
+from modetable.parsing.paths import split, value_location
+from modetable.parsing.yamlio import where as where_in
 from modetable.rules.model import Selection, SpecFields
 from modetable.rules.policy import Policy
 from modetable.selection import model_versions
 from modetable.selection.fields import read
 from modetable.selection.rules import selection_rules
-from modetable.yamlio import where as where_in
 
 __all__ = [
     "DIFFERENCES",

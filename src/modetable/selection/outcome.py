@@ -14,19 +14,19 @@ from typing import Any, Protocol
 import attrs
 
 from modetable.admission import Admission, Shown, admit
-from modetable.errors import Location
-from modetable.manifests import Cluster, Manifest
-from modetable.modes import Resolution
-from modetable.paths import lookup, render, split
-from modetable.rules.model import OUTCOMES_NOT_RESULTS, WHEN_RECORDED
-from modetable.rules.policy import Policy
-from modetable.running import effective
-from modetable.runtimes import (
+from modetable.engine.modes import Resolution
+from modetable.engine.running import effective
+from modetable.engine.runtimes import (
     InheritanceError,
     RuntimeRefRequest,
     find_named_runtime,
     runtime_request,
 )
+from modetable.errors import Location
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing.paths import lookup, render, split
+from modetable.rules.model import OUTCOMES_NOT_RESULTS, WHEN_RECORDED
+from modetable.rules.policy import Policy
 from modetable.selection import scoring
 from modetable.selection.checks import (
     Candidate,

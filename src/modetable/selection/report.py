@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from modetable.admission import admission_json
-from modetable.manifests import object_json, runtime_json
-from modetable.matching import NONE as NONE_WORD
-from modetable.modes import Verdict, resolution_json
+from modetable.engine.matching import NONE as NONE_WORD
+from modetable.engine.modes import Verdict, resolution_json
+from modetable.inputs.manifests import object_json, runtime_json
 from modetable.rules.policy import Policy
 from modetable.selection.checks import Candidate, CheckResult, CheckState
 from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
-from modetable.templates import fill
+from modetable.text.templates import fill
 
 __all__ = ["candidate_json", "check_json", "outcome_json", "trace_lines"]
 

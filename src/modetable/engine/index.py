@@ -1,7 +1,7 @@
 """Runtimes indexed for pruning, so a fleet is not compared pair by pair.
 
 Built once per cluster and version, with the version's matching table compiled
-(modetable.compiled): each runtime's declared mode per compared
+(modetable.engine.compiled): each runtime's declared mode per compared
 component (as auto-selection reads it: inherited annotations do not count),
 grouped by mode; runtimes by namespace; and any other grouping a caller keys
 them by (format names, for example). With the compiled matching table, the
@@ -16,10 +16,10 @@ from functools import cached_property
 
 import attrs
 
-from modetable.compiled import CompiledMatching, compile_matching
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import runtime_objects
-from modetable.modes import Resolution, resolve
+from modetable.engine.compiled import CompiledMatching, compile_matching
+from modetable.engine.matching import runtime_objects
+from modetable.engine.modes import Resolution, resolve
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 
 __all__ = ["Request", "RuntimeIndex", "build_index", "request_of"]

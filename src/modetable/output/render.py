@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TextIO
 
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = ["FORMATS", "counted", "dump", "line", "table"]
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
+from modetable.engine.matching import decide as interpret
 from modetable.errors import ModetableError
-from modetable.matching import decide as interpret
 
 __all__ = ["CompiledMatching", "Decision", "T", "compile_matching"]
 

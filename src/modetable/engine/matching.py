@@ -7,13 +7,13 @@ from collections.abc import Callable
 
 import attrs
 
-from modetable import paths
+from modetable.engine.modes import Objects, Resolution, resolve
+from modetable.engine.runtimes import InheritanceError, resolve_chain
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest
-from modetable.modes import Objects, Resolution, resolve
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
 from modetable.rules.model import Component, Row, RowCondition
 from modetable.rules.policy import Policy
-from modetable.runtimes import InheritanceError, resolve_chain
 
 __all__ = [
     "ANY",

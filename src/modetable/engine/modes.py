@@ -13,12 +13,12 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.parsing import paths
+from modetable.parsing.yamlio import describe
 from modetable.rules.model import Component
 from modetable.rules.policy import Policy, SourcePlan
 from modetable.versions import describe_range
-from modetable.yamlio import describe
 
 __all__ = ["Objects", "Reading", "Resolution", "Verdict", "resolution_json", "resolve"]
 

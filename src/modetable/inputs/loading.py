@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 from modetable.admission import check_fields as check_admission_fields
 from modetable.admission.runtimes import runtime_denial
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import (
+from modetable.inputs.manifests import (
     STRING,
     Cluster,
     Manifest,
@@ -34,8 +34,8 @@ from modetable.manifests import (
     parse_objects,
     read_documents,
 )
+from modetable.parsing.yamlio import one_run, where
 from modetable.rules.policy import Policy
-from modetable.yamlio import one_run, where
 
 __all__ = ["Warn", "check_cluster", "check_object", "load_objects", "load_paths"]
 
@@ -74,7 +74,7 @@ def load_objects(
     """Objects already in memory (dicts, as `json.load` or `yaml.safe_load_all`
     give them; a List's items one by one), each with where it stood among those
     given (`objects[3]`), read as files are (`objects.py`)."""
-    from modetable.objects import object_documents
+    from modetable.inputs.objects import object_documents
 
     spec = policy.rules.manifests
     documents = object_documents(objects, spec.list_kind, kind_scopes(spec))

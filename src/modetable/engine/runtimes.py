@@ -7,12 +7,12 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Cluster, Manifest
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
+from modetable.parsing.yamlio import where
 from modetable.rules.policy import Policy
 from modetable.versions import in_force
-from modetable.yamlio import where
 
 __all__ = [
     "Chain",

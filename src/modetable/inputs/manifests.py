@@ -16,12 +16,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import attrs
 
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.jsonio import load_json
-from modetable.rules.model import Manifests
-from modetable.settled import settled
-from modetable.yamlio import (
+from modetable.parsing import paths
+from modetable.parsing.jsonio import load_json
+from modetable.parsing.yamlio import (
     YamlMap,
     decode,
     describe,
@@ -31,6 +29,8 @@ from modetable.yamlio import (
     read_limited,
     where,
 )
+from modetable.rules.model import Manifests
+from modetable.settled import settled
 
 if TYPE_CHECKING:
     from modetable.rules.policy import Policy

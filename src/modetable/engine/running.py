@@ -7,12 +7,12 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import declares
-from modetable.modes import Objects, Resolution, resolve
+from modetable.engine.matching import declares
+from modetable.engine.modes import Objects, Resolution, resolve
+from modetable.engine.runtimes import resolve_chain
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
 from modetable.rules.policy import Policy
-from modetable.runtimes import resolve_chain
 
 __all__ = [
     "Effective",
