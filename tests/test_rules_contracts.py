@@ -1,5 +1,5 @@
 """What the code passes each message and explanation, against what the rules
-say it receives (`params`, rules/model.py EXPLANATION_PARAMS)."""
+say it receives (`params`, rules/model/sources.py EXPLANATION_PARAMS)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from conftest import RULES
 from modetable.authoring.callsites import call_sites
 from modetable.errors import ModetableError
 from modetable.rules import load_ruleset
-from modetable.rules.model import EXPLANATION_PARAMS, PATH_PARAMS
+from modetable.rules.model.names import PATH_PARAMS
+from modetable.rules.model.sources import EXPLANATION_PARAMS
 
 
 def test_the_call_sites_are_read_from_the_source():

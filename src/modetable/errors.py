@@ -4,7 +4,6 @@ happened; and `Problem`, the same as a value (what `rules check` reports)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
 
 import attrs
 
@@ -17,7 +16,6 @@ __all__ = [
     "ModetableError",
     "ModetableWarning",
     "Problem",
-    "Severity",
 ]
 
 
@@ -75,9 +73,6 @@ class ErrorCode(StrEnum):
     CANNOT_WRITE = "cannot-write"
 
 
-Severity = Literal["error", "warning"]
-
-
 @attrs.frozen
 class Problem:
     """One problem with an input: its code, message and place; a rules file's
@@ -86,7 +81,9 @@ class Problem:
     code: str
     message: str
     location: Location | None = None
-    severity: Severity = "error"
+    # A word of rules.words.Severity (error or warning): the rules layer sits
+    # above this module, so the type is not named here.
+    severity: str = "error"
     versions: tuple[str, ...] = ()
 
     def __str__(self) -> str:

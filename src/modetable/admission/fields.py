@@ -17,8 +17,9 @@ from typing import Any
 from modetable.engine.matching import declares
 from modetable.inputs.manifests import Manifest
 from modetable.parsing import paths
-from modetable.rules.model import CheckCase, CheckValue, FieldTest
+from modetable.rules.model.admission import CheckCase, CheckValue, FieldTest
 from modetable.rules.policy import Policy
+from modetable.rules.words import Counts, TestWord
 from modetable.text.templates import fill
 from modetable.versions import in_force
 
@@ -60,21 +61,21 @@ def _same(value: Any, to: Any) -> bool:
 # Each test word with what it means: whether `value` (_ABSENT when the field is
 # not there; None when it is null) passes, given the test and what else it reads.
 _Test = Callable[[Any, FieldTest, "Reader"], bool]
-TESTS: dict[str, _Test] = {
-    "set": lambda value, test, reader: value is not _ABSENT and value is not None,
-    "unset": lambda value, test, reader: value is _ABSENT or value is None,
-    "empty": lambda value, test, reader: _text(value) == "",
-    "filled": lambda value, test, reader: _text(value) != "",
-    "equal": lambda value, test, reader: _same(value, test.to),
-    "unequal": lambda value, test, reader: not _same(value, test.to),
-    "below": lambda value, test, reader: _compare(value, test, reader, lambda a, b: a < b),
-    "above": lambda value, test, reader: _compare(value, test, reader, lambda a, b: a > b),
-    "unlike": lambda value, test, reader: not reader.matches(value, test.pattern or ""),
+TESTS: dict[TestWord, _Test] = {
+    TestWord.SET: lambda value, test, reader: value is not _ABSENT and value is not None,
+    TestWord.UNSET: lambda value, test, reader: value is _ABSENT or value is None,
+    TestWord.EMPTY: lambda value, test, reader: _text(value) == "",
+    TestWord.FILLED: lambda value, test, reader: _text(value) != "",
+    TestWord.EQUAL: lambda value, test, reader: _same(value, test.to),
+    TestWord.UNEQUAL: lambda value, test, reader: not _same(value, test.to),
+    TestWord.BELOW: lambda value, test, reader: _compare(value, test, reader, lambda a, b: a < b),
+    TestWord.ABOVE: lambda value, test, reader: _compare(value, test, reader, lambda a, b: a > b),
+    TestWord.UNLIKE: lambda value, test, reader: not reader.matches(value, test.pattern or ""),
 }
 
 
 # The tests that read the case's values (a pattern's placeholders).
-READS_VALUES = frozenset({"unlike"})
+READS_VALUES = frozenset({TestWord.UNLIKE})
 
 
 def _compare(value: Any, test: FieldTest, reader: Reader, op: Callable[[int, int], bool]) -> bool:
@@ -140,7 +141,7 @@ class Reader:
             sources = [
                 s
                 for s in self.policy.rules.sources.requested
-                if s.counts != "never" and in_force(s.since, s.until, self.policy.version)
+                if s.counts != Counts.NEVER and in_force(s.since, s.until, self.policy.version)
             ]
         for source in sources:
             if source.path is None:
@@ -445,7 +446,7 @@ def fields_read(tests: tuple[FieldTest, ...]) -> Iterator[tuple[str, str]]:
     """(path template, what the test expects there) for each field a test reads."""
     for test in tests:
         expects = EXPECTS[test.test]
-        if test.test in ("equal", "unequal") and test.to is not None:
+        if test.test in (TestWord.EQUAL, TestWord.UNEQUAL) and test.to is not None:
             expects = _KIND_OF[type(test.to)]
         if test.field is not None:
             yield test.field, expects
@@ -456,15 +457,15 @@ def fields_read(tests: tuple[FieldTest, ...]) -> Iterator[tuple[str, str]]:
 # What a field must hold for a test to read it as OME does (bad input otherwise).
 _INTEGER, _STRING, _BOOLEAN, _ANYTHING = "integer", "string", "boolean", "anything"
 EXPECTS = {
-    "set": _ANYTHING,
-    "unset": _ANYTHING,
-    "empty": _STRING,
-    "filled": _STRING,
-    "equal": _ANYTHING,
-    "unequal": _ANYTHING,
-    "below": _INTEGER,
-    "above": _INTEGER,
-    "unlike": _STRING,
+    TestWord.SET: _ANYTHING,
+    TestWord.UNSET: _ANYTHING,
+    TestWord.EMPTY: _STRING,
+    TestWord.FILLED: _STRING,
+    TestWord.EQUAL: _ANYTHING,
+    TestWord.UNEQUAL: _ANYTHING,
+    TestWord.BELOW: _INTEGER,
+    TestWord.ABOVE: _INTEGER,
+    TestWord.UNLIKE: _STRING,
 }
 _KIND_OF = {bool: _BOOLEAN, int: _INTEGER, str: _STRING}
 

@@ -8,7 +8,7 @@ import functools
 from modetable.admission.fields import check_test_fields
 from modetable.admission.rollout import check_rollout_fields
 from modetable.inputs.manifests import Manifest
-from modetable.rules.model import RolloutFields
+from modetable.rules.model.rollout import RolloutFields
 from modetable.rules.policy import Policy
 
 __all__ = ["check_fields"]

@@ -25,8 +25,8 @@ from modetable.engine.matching import declares
 from modetable.errors import ErrorCode, ModetableError
 from modetable.inputs.manifests import Manifest
 from modetable.parsing.yamlio import describe, where
-from modetable.rules.model import (
-    AdmissionRule,
+from modetable.rules.model.admission import AdmissionRule
+from modetable.rules.model.rollout import (
     BudgetMessages,
     CanaryMessages,
     CoordinationMessages,

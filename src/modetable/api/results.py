@@ -456,7 +456,7 @@ class AuditItem:
     @property
     def severity(self) -> str | None:
         """The most severe finding's severity (`error`, `warning`, `info`), or None."""
-        from modetable.audit.findings import worst
+        from modetable.reports.finding import worst
 
         return worst(self._audited.findings)
 
@@ -481,9 +481,10 @@ class AuditRun:
         candidates: bool = False,
         concerns: Concerns | None = None,
     ) -> None:
-        from modetable.audit.findings import ObjectRef, duplicate_finding, invalid_finding
+        from modetable.audit.findings import duplicate_finding, invalid_finding
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
+        from modetable.reports.finding import ObjectRef
 
         self.policy = policy
         self.cluster = cluster
@@ -569,7 +570,7 @@ def audit_result(
     namespace: str | None = None,
     candidates: bool = False,
 ) -> AuditResult:
-    from modetable.audit.findings import SEVERITIES
+    from modetable.reports.finding import SEVERITIES
 
     run = AuditRun(policy, cluster, rejected, namespace=namespace, candidates=candidates)
     items = tuple(run.item(audited) for audited in run.audited())

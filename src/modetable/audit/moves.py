@@ -17,7 +17,7 @@ import attrs
 
 from modetable.errors import Location
 from modetable.parsing.yamlio import where
-from modetable.rules.model import ModeMove, MoveBreak
+from modetable.rules.model.modes import ModeMove, MoveBreak
 from modetable.rules.policy import Policy
 
 __all__ = ["Hit", "find_move", "hit_message", "mentions", "scan"]

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from modetable.__about__ import __version__
-from modetable.audit.findings import Finding, at_least, described, worst
+from modetable.audit.findings import described
 from modetable.audit.fleet import Audited, AuditSummary
 from modetable.errors import Location
 from modetable.inputs.manifests import Cluster, Manifest
+from modetable.reports.finding import Finding, at_least, worst
 from modetable.rules.policy import Policy, rules_json
 
 if TYPE_CHECKING:

@@ -33,11 +33,12 @@ import attrs
 from modetable.admission import admit
 from modetable.authoring.patterns import compress, show_set
 from modetable.authoring.scenarios import NAMED, PRESENT, UNSET, Slot, domain, objects, slots
-from modetable.engine.matching import NONE, decide
+from modetable.engine.matching import decide
 from modetable.engine.modes import Resolution
 from modetable.errors import Location, ModetableError
 from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import PURPOSES, Policy
+from modetable.rules.words import ConditionWord, SourceObject
 from modetable.versions import describe_range, in_force
 
 __all__ = ["Change", "Section", "Side", "diff"]
@@ -309,7 +310,7 @@ def _matching(before: Side, after: Side) -> Section:
         why,
         before,
         after,
-        lambda v: NONE if v is None else str(v),
+        lambda v: ConditionWord.NONE if v is None else str(v),
     )
 
 
@@ -381,7 +382,7 @@ def _slot_label(slot: Slot) -> str:
 
 def _resolution_text(policy: Policy, result: Resolution) -> str:
     if result.mode is None:
-        return NONE
+        return ConditionWord.NONE
     effect = f", {result.effect}" if result.effect else ""
     return f"{result.mode} ({result.source_id}{effect})"
 
@@ -424,7 +425,7 @@ def _admission(before: Side, after: Side) -> Section:
                 slot = Slot("isvc", _expand(policy, source.path), labels=(source.label,))
                 if slot not in found:
                     found.append(slot)
-    found = [s for s in found if s.object == "isvc" and s.path is not None]
+    found = [s for s in found if s.object == SourceObject.ISVC and s.path is not None]
     modes = _mode_names(before, after)
     domains = [[*domain(slot, modes), _other_value(modes)] for slot in found]
 

@@ -191,9 +191,9 @@ def _report(
     each example run that passed one with nothing found, so that a clean file
     is a report of passing tests, not an empty one (which some CI servers fail)."""
     from modetable.__about__ import __version__
-    from modetable.audit.findings import Finding, ObjectRef
     from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS
     from modetable.reports import Report, Rule, Subject
+    from modetable.reports.finding import Finding, ObjectRef
 
     nothing = ObjectRef(None, None, None)
     subjects = []

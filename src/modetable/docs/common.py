@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from modetable.docs.markdown import code
 from modetable.errors import Location, ModetableError
+from modetable.output.markdown import code
 from modetable.parsing import paths
-from modetable.rules.model import Component, Docs
+from modetable.rules.model.docs import Docs
+from modetable.rules.model.modes import Component
 from modetable.rules.policy import Policy
 from modetable.text.templates import fill
 from modetable.versions import describe_range, parse_version

@@ -27,7 +27,7 @@ __all__ = ["CompiledMatching", "Decision", "T", "compile_matching"]
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from modetable.rules.model import Row
+    from modetable.rules.model.matching import Row
     from modetable.rules.policy import Policy
 
 

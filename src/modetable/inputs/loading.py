@@ -156,8 +156,8 @@ def _check_selection_object(policy: Policy, manifest: Manifest) -> None:
     selection = policy.rules.selection
     if selection is None:
         return
-    from modetable.selection.fields import read
-    from modetable.selection.formats import entries_of, model_facts
+    from modetable.inputs.fields import read
+    from modetable.inputs.formats import entries_of, model_facts
 
     manifests = policy.rules.manifests
     body, at = manifest.body, manifest.location

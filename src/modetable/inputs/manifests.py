@@ -29,7 +29,8 @@ from modetable.parsing.yamlio import (
     read_limited,
     where,
 )
-from modetable.rules.model import Manifests
+from modetable.rules.model.manifests import Manifests
+from modetable.rules.words import Purpose, Scope, SourceObject
 from modetable.settled import settled
 
 if TYPE_CHECKING:
@@ -128,7 +129,7 @@ class Cluster:
 
     def runtimes_for(self, namespace: str | None) -> list[Manifest]:
         """Candidates for an InferenceService in `namespace`: that namespace's and the cluster's."""
-        return [r for r in self.runtimes if r.scope == "cluster" or r.namespace == namespace]
+        return [r for r in self.runtimes if r.scope == Scope.CLUSTER or r.namespace == namespace]
 
     def find_isvc(self, ref: str) -> Manifest:
         """The InferenceService `NAME` or `NAMESPACE/NAME` names."""
@@ -559,13 +560,12 @@ _HOLDS = {
     BOOLEAN: lambda v: isinstance(v, bool),
     ANY: lambda v: True,
 }
-# The objects each source reads (see rules/model.py SourceObject): the
-# InferenceService's side or the runtime's.
+# The objects each source reads: the InferenceService's side or the runtime's.
 _SIDE_OF_OBJECT = {
-    "isvc": "isvc",
-    "merged": "isvc",
-    "runtime": "runtime",
-    "runtime_resolved": "runtime",
+    SourceObject.ISVC: "isvc",
+    SourceObject.MERGED: "isvc",
+    SourceObject.RUNTIME: "runtime",
+    SourceObject.RUNTIME_RESOLVED: "runtime",
 }
 
 
@@ -577,7 +577,7 @@ def read_fields(policy: Policy) -> dict[str, tuple[tuple[paths.Segments, str], .
     Every field on the way to one of them must be a mapping.
     """
     fields: dict[str, dict[paths.Segments, str]] = {"isvc": {}, "runtime": {}}
-    for purpose in ("requested", "declared", "running"):
+    for purpose in Purpose:
         for component in policy.components:
             for plan in policy.plans(purpose, component.name):
                 side = _SIDE_OF_OBJECT.get(plan.source.object or "")

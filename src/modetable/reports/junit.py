@@ -7,8 +7,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from modetable.audit.findings import Finding, at_least
 from modetable.reports import Report, Subject
+from modetable.reports.finding import Finding, at_least
 from modetable.text.shown import escape
 
 __all__ = ["failing", "line", "write"]

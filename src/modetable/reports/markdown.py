@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from modetable.audit.findings import SEVERITIES, Finding
-from modetable.docs.markdown import code, table
+from modetable.output.markdown import code, table
 from modetable.reports import Report
+from modetable.reports.finding import SEVERITIES, Finding
 from modetable.text.shown import escape
 
 __all__ = ["COMMENT_LIMIT", "HEADERS", "write"]

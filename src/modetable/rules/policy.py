@@ -24,15 +24,12 @@ from modetable.rules.find import (
     named_by,
     read_rules_bytes,
 )
-from modetable.rules.model import (
-    AdmissionRule,
-    Component,
-    Mode,
-    Row,
-    RuleFile,
-    RunFailure,
-    Source,
-)
+from modetable.rules.model import RuleFile
+from modetable.rules.model.admission import AdmissionRule
+from modetable.rules.model.matching import Row
+from modetable.rules.model.modes import Component, Mode
+from modetable.rules.model.runtimes import RunFailure
+from modetable.rules.model.sources import Source
 from modetable.settled import settled
 from modetable.text.shown import escape
 from modetable.text.templates import fill, go_quoted_inner

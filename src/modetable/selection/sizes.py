@@ -8,7 +8,7 @@ import re
 
 import attrs
 
-from modetable.rules.model import Sizes
+from modetable.rules.model.selection import Sizes
 from modetable.text.templates import fill
 from modetable.versions import in_force
 
