@@ -67,7 +67,7 @@ def _make(
     hint: str | None = None,
 ) -> Finding:
     kind = _kind_of(policy, group, key)
-    return Finding(kind.severity, f"{group}/{key}", message, location, obj, hint)
+    return Finding(str(kind.severity), f"{group}/{key}", message, location, obj, hint)
 
 
 # --- one InferenceService ------------------------------------------------------

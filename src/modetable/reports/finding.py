@@ -14,8 +14,8 @@ from modetable.rules.words import Severity
 
 __all__ = ["SEVERITIES", "Finding", "ObjectRef", "at_least", "worst"]
 
-# The severities, most severe first.
-SEVERITIES: tuple[Severity, ...] = tuple(Severity)
+# The severities' words as text (what the JSON and the API show), most severe first.
+SEVERITIES: tuple[str, ...] = tuple(word.value for word in Severity)
 
 
 @attrs.frozen
@@ -33,7 +33,7 @@ class ObjectRef:
 
 @attrs.frozen
 class Finding:
-    severity: Severity
+    severity: str  # a Severity word, as text
     id: str
     message: str
     location: Location
@@ -41,7 +41,7 @@ class Finding:
     hint: str | None = None
 
 
-def worst(findings: Iterable[Finding]) -> Severity | None:
+def worst(findings: Iterable[Finding]) -> str | None:
     """The most severe severity among `findings`, or None when there are none."""
     found = {f.severity for f in findings}
     return next((s for s in SEVERITIES if s in found), None)

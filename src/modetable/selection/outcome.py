@@ -288,7 +288,7 @@ class Case:
         return Outcome(
             isvc=self.isvc,
             version=policy.release,
-            result=results[-1],
+            result=str(results[-1]),  # the word as text, as the JSON and the API show it
             runtime=used,
             named=named,
             message=message,
@@ -320,7 +320,7 @@ class Case:
         events: list[Event] = []
         conditions: list[StatusCondition] = []
         said: list[str] = []
-        for result in results:
+        for result in map(str, results):  # the words as text, as the JSON shows them
             for effect in rules.outcomes.get(result, ()):
                 if not in_force(effect.since, effect.until, policy.version):
                     continue
