@@ -244,7 +244,8 @@ def bench_cold(quick: bool) -> list[Row]:
 
 def bench_select(quick: bool, folder: Path) -> list[Row]:
     from modetable.audit.fast import FleetSelector
-    from modetable.inputs.manifests import build_cluster, parse_objects, read_documents
+    from modetable.inputs.manifests import build_cluster
+    from modetable.inputs.sources import parse_objects, read_documents
     from modetable.rules import load_ruleset
     from modetable.selection import outcome_json, select
 

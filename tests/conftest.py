@@ -159,7 +159,8 @@ def cluster_of(policy, *documents: dict, file: str = "test.yaml"):
     """A Cluster from Python dicts, round-tripped through YAML so positions exist."""
     import yaml
 
-    from modetable.inputs.manifests import build_cluster, parse_objects
+    from modetable.inputs.manifests import build_cluster
+    from modetable.inputs.sources import parse_objects
     from modetable.parsing.yamlio import load_documents
 
     text = yaml.safe_dump_all(documents, sort_keys=False)

@@ -9,8 +9,9 @@ from conftest import ADMISSION_V13 as V13
 from conftest import cluster_of, format_entry, isvc_doc, llama_model_spec, model_doc, runtime_doc
 
 from modetable.admission import STAGE_ORDER, admission_json, admit
-from modetable.admission.fields import EXPECTS, TESTS
+from modetable.admission.fields import TESTS
 from modetable.admission.kinds import CHECKS
+from modetable.inputs.admission_fields import EXPECTS
 from modetable.rules.words import AdmissionCheck, TestWord
 from modetable.selection import select
 from modetable.versions import in_force

@@ -20,7 +20,8 @@ from test_admission_checks import CASES, ROLLOUT_CASES, cluster_docs, isvc
 from modetable.admission import Shown, admit
 from modetable.admission.fields import FieldPlan, PlannedReader, Reader, field_plan
 from modetable.errors import Location
-from modetable.inputs.manifests import Manifest, build_cluster, parse_objects, read_cluster
+from modetable.inputs.manifests import Manifest, build_cluster
+from modetable.inputs.sources import parse_objects, read_cluster
 from modetable.parsing import paths
 from modetable.parsing.yamlio import load_documents
 

@@ -11,7 +11,8 @@ import yaml
 from conftest import CATALOG, ROOT, cluster_of, isvc_doc, mode_annotation, need, runtime_doc
 
 from modetable.audit.fast import FleetSelector
-from modetable.inputs.manifests import build_cluster, parse_objects, read_cluster
+from modetable.inputs.manifests import build_cluster
+from modetable.inputs.sources import parse_objects, read_cluster
 from modetable.parsing.yamlio import load_documents
 from modetable.selection import outcome_json, select
 from modetable.selection.report import check_json

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from modetable.engine.matching import match_runtime, requested_modes
-from modetable.inputs.manifests import parse_objects, read_cluster, read_documents
+from modetable.inputs.sources import parse_objects, read_cluster, read_documents
 
 
 @pytest.fixture

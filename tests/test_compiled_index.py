@@ -8,7 +8,7 @@ from conftest import CATALOG, cluster_of, isvc_doc, mode_annotation, need, runti
 
 from modetable.engine.index import build_index, request_of
 from modetable.engine.matching import match_runtime, requested_modes
-from modetable.inputs.manifests import read_cluster
+from modetable.inputs.sources import read_cluster
 
 MODES = (None, "RawDeployment", "OMENative", "MultiNode", "MultiNodeRayVLLM", "Bogus")
 

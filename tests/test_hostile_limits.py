@@ -13,7 +13,7 @@ import yaml
 from conftest import CATALOG, isvc_doc, need, run_cli, write
 
 from modetable.errors import ModetableError
-from modetable.inputs.manifests import read_documents
+from modetable.inputs.sources import read_documents
 from modetable.parsing import yamlio
 from modetable.parsing.yamlio import load_documents
 

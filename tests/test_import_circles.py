@@ -106,7 +106,7 @@ def test_the_graph_sees_function_level_and_type_checking_imports():
     assert "modetable.engine.matching" in graph["modetable.admission.fields"]
     assert "modetable.api.results" in graph["modetable.cli.match"]
     # Only under TYPE_CHECKING.
-    assert "modetable.rules.policy" in graph["modetable.inputs.manifests"]
+    assert "modetable.rules.policy" in graph["modetable.inputs.checks"]
 
 
 def test_a_circle_is_found():

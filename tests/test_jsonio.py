@@ -177,9 +177,9 @@ def test_an_audit_of_json_is_the_same_by_either_reader(tmp_path, monkeypatch):
     path = tmp_path / "cluster.json"
     path.write_text(_as_list(documents, 4))
     fast = run_cli("audit", str(path), "-o", "json")
-    import modetable.inputs.manifests
+    import modetable.inputs.sources
 
-    monkeypatch.setattr(modetable.inputs.manifests, "load_json", lambda text, name: None)
+    monkeypatch.setattr(modetable.inputs.sources, "load_json", lambda text, name: None)
     slow = run_cli("audit", str(path), "-o", "json")
     assert fast == slow
     assert fast.code in (0, 1)

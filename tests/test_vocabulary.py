@@ -13,7 +13,7 @@ from modetable.engine.matching import CONDITIONS
 from modetable.engine.modes import Verdict
 from modetable.engine.runtimes import runtime_request
 from modetable.errors import ErrorCode
-from modetable.inputs.manifests import read_cluster
+from modetable.inputs.sources import read_cluster
 from modetable.reports.sarif import LEVELS
 from modetable.rules.model.sources import EXPLANATION_PARAMS
 from modetable.rules.words import (

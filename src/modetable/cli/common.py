@@ -12,7 +12,8 @@ from typing import Any, TextIO
 
 from modetable.cli.streams import Io
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.inputs.manifests import Cluster, Manifest, Rejected, same_file
+from modetable.inputs.manifests import Cluster, Manifest, Rejected
+from modetable.inputs.sources import same_file
 from modetable.output.render import FORMATS
 from modetable.parsing.yamlio import path_problem
 from modetable.rules.policy import Policy, RuleSet, load_ruleset

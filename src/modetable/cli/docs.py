@@ -7,7 +7,7 @@ from pathlib import Path
 
 from modetable.cli.common import Io, set_help
 from modetable.errors import Location, ModetableError
-from modetable.inputs.manifests import same_file
+from modetable.inputs.sources import same_file
 
 __all__ = ["DEFAULT_DOCS_DIR", "EXAMPLES", "add_arguments", "run"]
 

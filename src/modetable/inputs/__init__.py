@@ -1,5 +1,10 @@
-"""The input side: Kubernetes objects from files, folders, standard input or
-memory into a `Cluster` of the kinds the rules name, every field checked
-(`loading`, the one loader; `manifests`; `objects`)."""
+"""The input side, where everything modetable reads about a cluster comes in:
+where objects come from (`sources`: files, folders, standard input, lists;
+`objects`: objects already in memory), the cluster's value types
+(`manifests`: `Manifest`, `Cluster`), the typed, located reads of their fields
+(`fields`, `formats`), the one registry of field checks every object passes
+(`checks`, with `admission_fields` and `runtime_admission`: OME's
+ServingRuntime webhook on apply), and the loader that runs them all
+(`loading`)."""
 
 __all__: list[str] = []

@@ -22,7 +22,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.inputs.manifests import DEFAULT_NAMESPACE, is_list
+from modetable.inputs.manifests import DEFAULT_NAMESPACE
+from modetable.inputs.sources import is_list
 from modetable.parsing.yamlio import MAX_DEPTH, MAX_NODES, YamlList, YamlMap, describe
 
 __all__ = ["ObjectList", "ObjectMap", "object_documents"]

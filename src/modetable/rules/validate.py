@@ -579,7 +579,7 @@ def _outcome_message_checks(value: Mapping[str, Any]) -> list[tuple[str, str | N
 
 
 def _runtime_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
-    """What each kind of runtime webhook check needs (admission/runtimes.py)."""
+    """What each kind of runtime webhook check needs (inputs/runtime_admission.py)."""
     needs = {"profile_disabled": ("field", "value"), "priorities_agree": ("entry_name",)}
     check = value.get("check")
     return [
