@@ -218,6 +218,6 @@ CHECKS: tuple[FieldCheck, ...] = (
     FieldCheck("fields the rules read", ("isvc", "runtime"), check_object_fields),
     FieldCheck("fields selection reads", ("model", "runtime", "isvc"), check_selection_fields),
     # A runtime OME's webhook denies on apply cannot be in the cluster.
-    FieldCheck("the ServingRuntime webhook", ("runtime",), check_runtime_admitted),
+    FieldCheck("runtimes admitted on apply", ("runtime",), check_runtime_admitted),
     FieldCheck("fields the admission checks read", ("isvc",), check_admission_fields),
 )
