@@ -48,7 +48,7 @@ COMMAND = ["select", "--isvc", str(EXAMPLES / "inference-service.yaml"), str(EXA
 
 
 def _plain_document(node: Any) -> Any:
-    from modetable.yamlio import YamlList, YamlMap
+    from modetable.parsing.yamlio import YamlList, YamlMap
 
     if isinstance(node, YamlMap):
         pairs = [[key, _plain_document(value)] for key, value in node.items()]
@@ -60,7 +60,7 @@ def _plain_document(node: Any) -> Any:
 
 
 def _document(plain: Any) -> Any:
-    from modetable.yamlio import YamlList, YamlMap
+    from modetable.parsing.yamlio import YamlList, YamlMap
 
     if not isinstance(plain, list):
         return plain
@@ -236,9 +236,9 @@ def decode_seconds(name: str, payload: Path) -> float:
 def check_round_trips() -> dict[str, bytes]:
     """Each format gives back what the loader gives, positions included; the
     payloads, by format."""
+    from modetable.parsing.yamlio import YamlList, YamlMap
     from modetable.rules.find import bundled_rules_path
     from modetable.rules.load import parse_rules, read_rules_text
-    from modetable.yamlio import YamlList, YamlMap
 
     path = bundled_rules_path()
     rules, document = parse_rules(read_rules_text(path), str(path))

@@ -19,12 +19,12 @@ from typing import Any
 from modetable.authoring.analysis import analyse
 from modetable.authoring.diff import Side, diff
 from modetable.authoring.examples import run_examples
-from modetable.render import table
+from modetable.output.render import table
+from modetable.parsing.yamlio import load_documents
 from modetable.rules.load import bundled_rules_path, converter, parse_rules, read_rules_text
 from modetable.rules.model import RuleFile
 from modetable.rules.policy import load_ruleset
 from modetable.rules.validate import validate
-from modetable.yamlio import load_documents
 
 
 def median_ms(work: Callable[[], Any], repeat: int) -> float:

@@ -137,8 +137,8 @@ def _rate(function: Callable[[str | None, str | None], object], pairs: list, rep
 
 
 def bench_decisions(quick: bool) -> list[Row]:
-    from modetable.compiled import compile_matching
-    from modetable.matching import decide
+    from modetable.engine.compiled import compile_matching
+    from modetable.engine.matching import decide
     from modetable.rules import load_ruleset
 
     policy = load_ruleset().at()
@@ -244,7 +244,8 @@ def bench_cold(quick: bool) -> list[Row]:
 
 def bench_select(quick: bool, folder: Path) -> list[Row]:
     from modetable.audit.fast import FleetSelector
-    from modetable.manifests import build_cluster, parse_objects, read_documents
+    from modetable.inputs.manifests import build_cluster
+    from modetable.inputs.sources import parse_objects, read_documents
     from modetable.rules import load_ruleset
     from modetable.selection import outcome_json, select
 
@@ -377,8 +378,8 @@ def _best_script(script: str, fleet: Path, repeats: int) -> float:
 # else an audit does comes on top of this.
 _READ = """
 import gc, sys, time
-from modetable.jsonio import load_json
-from modetable.yamlio import load_documents, one_run
+from modetable.parsing.jsonio import load_json
+from modetable.parsing.yamlio import load_documents, one_run
 texts = [(open(name, encoding="utf-8").read(), name) for name in sys.argv[1:]]
 gc.disable()
 started = time.perf_counter()

@@ -174,8 +174,9 @@ def cluster_of(policy, *documents: dict, file: str = "test.yaml"):
     """A Cluster from Python dicts, round-tripped through YAML so positions exist."""
     import yaml
 
-    from modetable.manifests import build_cluster, parse_objects
-    from modetable.yamlio import load_documents
+    from modetable.inputs.manifests import build_cluster
+    from modetable.inputs.sources import parse_objects
+    from modetable.parsing.yamlio import load_documents
 
     text = yaml.safe_dump_all(documents, sort_keys=False)
     objects, skipped = parse_objects(load_documents(text, file), policy.rules.manifests)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from conftest import cluster_of
 
 from modetable.admission import admit
-from modetable.matching import match_runtime, requested_modes
-from modetable.running import effective
+from modetable.engine.matching import match_runtime, requested_modes
+from modetable.engine.running import effective
 
 
 def match(policy, isvc: dict, runtime: dict, *others: dict, named: bool | None = None):

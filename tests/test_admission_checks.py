@@ -1559,7 +1559,7 @@ def test_the_later_rollout_fields_hold_their_types(tmp_path, spec, said):
     ],
 )
 def test_thresholds_parse_as_go_parses_floats(text, parses):
-    from modetable.admission.rollout import go_parses_float
+    from modetable.parsing.go import go_parses_float
 
     assert go_parses_float(text) is parses
 
@@ -1581,7 +1581,7 @@ def test_thresholds_parse_as_go_parses_floats(text, parses):
     ],
 )
 def test_durations_parse_as_go_parses_them(text, nanoseconds):
-    from modetable.admission.rollout import go_duration_nanoseconds
+    from modetable.parsing.go import go_duration_nanoseconds
 
     assert go_duration_nanoseconds(text) == nanoseconds
 

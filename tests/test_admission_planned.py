@@ -17,12 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_admission_checks import CASES, ROLLOUT_CASES, cluster_docs, isvc
 
-from modetable import paths
 from modetable.admission import Shown, admit
 from modetable.admission.fields import FieldPlan, PlannedReader, Reader, field_plan
 from modetable.errors import Location
-from modetable.manifests import Manifest, build_cluster, parse_objects, read_cluster
-from modetable.yamlio import load_documents
+from modetable.inputs.manifests import Manifest, build_cluster
+from modetable.inputs.sources import parse_objects, read_cluster
+from modetable.parsing import paths
+from modetable.parsing.yamlio import load_documents
 
 sys.path.insert(0, str(ROOT / "bench"))
 from fleet import Fleet

@@ -20,10 +20,12 @@ import yaml
 from conftest import CATALOG, RULES, need, run_cli
 
 import modetable
-from modetable import loading, matching, selection
+from modetable import selection
 from modetable.api.cluster import engine_cluster
 from modetable.api.rules import engine_policy, engine_ruleset
 from modetable.cli import common
+from modetable.engine import matching
+from modetable.inputs import loading
 
 COMMANDS = ("select", "effective", "admit", "match")
 API = {

@@ -349,7 +349,7 @@ def test_streamed_output_is_the_document_render_gives(count):
     import io
 
     from modetable.audit.output import write_json, write_yaml
-    from modetable.render import dump
+    from modetable.output.render import dump
 
     items = [{"isvc": f"ns/s{i}", "problems": [], "nested": {"a": [1, "é"]}} for i in range(count)]
     summary = {"isvcs": count, "modes": {"engine": {"OMENative": count}}}

@@ -11,10 +11,11 @@ import yaml
 from conftest import CATALOG, ROOT, cluster_of, isvc_doc, mode_annotation, need, runtime_doc
 
 from modetable.audit.fast import FleetSelector
-from modetable.manifests import build_cluster, parse_objects, read_cluster
+from modetable.inputs.manifests import build_cluster
+from modetable.inputs.sources import parse_objects, read_cluster
+from modetable.parsing.yamlio import load_documents
 from modetable.selection import outcome_json, select
 from modetable.selection.report import check_json
-from modetable.yamlio import load_documents
 
 sys.path.insert(0, str(ROOT / "bench"))
 from fleet import Fleet

@@ -9,7 +9,7 @@ import yaml
 from modetable.audit.moves import find_move, hit_message, scan
 from modetable.audit.progress import Progress
 from modetable.errors import Location
-from modetable.yamlio import load_documents
+from modetable.parsing.yamlio import load_documents
 
 SPEC = """\
 engineConfig:

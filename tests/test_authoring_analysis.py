@@ -206,7 +206,7 @@ def test_messages_the_code_looks_up_must_exist_with_params_it_passes(tmp_path):
     )
     path = tmp_path / "modes.yaml"
     path.write_text(text)
-    source = ROOT / "src" / "modetable" / "running.py"
+    source = ROOT / "src" / "modetable" / "engine" / "running.py"
     call = next(
         number
         for number, text in enumerate(source.read_text().splitlines(), 1)
@@ -214,5 +214,5 @@ def test_messages_the_code_looks_up_must_exist_with_params_it_passes(tmp_path):
     )
     assert [f.message for f in code_findings(load_ruleset(path))] == [
         "message 'not_reconciled' has params mode, but modetable passes it component "
-        f"(modetable/running.py:{call})"
+        f"(modetable/engine/running.py:{call})"
     ]

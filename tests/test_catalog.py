@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from modetable.manifests import parse_objects, read_cluster, read_documents
-from modetable.matching import match_runtime, requested_modes
+from modetable.engine.matching import match_runtime, requested_modes
+from modetable.inputs.sources import parse_objects, read_cluster, read_documents
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_the_metadata_annotation_of_sample_isvcs_does_not_count(cluster, v13):
 
 
 def test_multinode_catalog_runtimes_run_omenative_in_v13_and_multinode_in_v122(cluster, v13, v122):
-    from modetable.running import effective
+    from modetable.engine.running import effective
 
     isvc = cluster.find_isvc("kimi-k2-instruct/kimi-k2-instruct")
     runtime = cluster.get("ClusterServingRuntime", "srt-kimi-k2-pd")

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from conftest import EXAMPLES, isvc_doc, mode_annotation, rules_used, run_cli, runtime_doc, write
 
-from modetable import __version__
+from modetable.__about__ import __version__
 
 PAGE_ISVC = str(EXAMPLES / "inference-service.yaml")
 PAGE_REASON = (

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modetable.compiled import Decision, compile_matching
+from modetable.engine.compiled import Decision, compile_matching
+from modetable.engine.matching import decide, match_component
+from modetable.engine.modes import Resolution
 from modetable.errors import ModetableError
-from modetable.matching import decide, match_component
-from modetable.modes import Resolution
-from modetable.rules.model import Row
+from modetable.rules.model.matching import Row
 from modetable.rules.policy import Policy
 
 # A value no version knows as a mode: resolution never gives it, so the compiled

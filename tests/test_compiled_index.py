@@ -6,9 +6,9 @@ import itertools
 
 from conftest import CATALOG, cluster_of, isvc_doc, mode_annotation, need, runtime_doc
 
-from modetable.index import build_index, request_of
-from modetable.manifests import read_cluster
-from modetable.matching import match_runtime, requested_modes
+from modetable.engine.index import build_index, request_of
+from modetable.engine.matching import match_runtime, requested_modes
+from modetable.inputs.sources import read_cluster
 
 MODES = (None, "RawDeployment", "OMENative", "MultiNode", "MultiNodeRayVLLM", "Bogus")
 

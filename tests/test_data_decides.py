@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import ROOT
 
-from modetable import paths
+from modetable.parsing import paths
 
 SOURCE_DIR = ROOT / "src" / "modetable"
 # Kubernetes object structure every manifest reader needs; not mode sources.

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT, RULES, replace_once, rules_copy, run_cli
 from docs_helpers import html_tables, outside_regions
 
-from modetable import atomic
+from modetable.output import atomic
 
 PAGE = "deployment-mode-matching.md"
 MATCHING_HEADER = [

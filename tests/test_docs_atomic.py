@@ -1,4 +1,4 @@
-"""modetable.atomic: a write either happens whole or not at all."""
+"""modetable.output.atomic: a write either happens whole or not at all."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
-from modetable import atomic
 from modetable.errors import ModetableError
+from modetable.output import atomic
 
 
 def leftovers(directory) -> list[str]:

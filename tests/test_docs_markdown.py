@@ -6,7 +6,7 @@ from docs_helpers import html_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modetable.docs.markdown import cell, code, table, words
+from modetable.output.markdown import cell, code, table, words
 
 
 def test_a_pipe_and_a_newline_in_cells_keep_the_table_whole():

@@ -26,8 +26,8 @@ from hostile_yaml import hostile_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modetable import yamlio
 from modetable.cli import COMMANDS
+from modetable.parsing import yamlio
 from modetable.rules import load_ruleset
 
 FUZZ_EXAMPLES = int(os.environ.get("MODETABLE_FUZZ_EXAMPLES", "60"))

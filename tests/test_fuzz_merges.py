@@ -13,9 +13,9 @@ from conftest import RULES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modetable.engine.running import merge_along
+from modetable.engine.runtimes import merge_inherited
 from modetable.rules import load_ruleset
-from modetable.running import merge_along
-from modetable.runtimes import merge_inherited
 
 RULE = load_ruleset(RULES).rules.inheritance
 FUZZ = settings(

@@ -196,7 +196,7 @@ def _opens_for_writing(call, name: str) -> bool:
 WRITERS = {
     # the pages `docs` writes: each staged beside its target (through a link, as
     # documented), all renamed into place or none
-    "atomic.py",
+    "output/atomic.py",
     # rules cache entries: a new file created exclusively in a folder only the
     # user may write, renamed onto the entry, never through a link
     "rules/cache.py",
@@ -204,7 +204,7 @@ WRITERS = {
 
 
 def test_only_the_atomic_module_and_the_rules_cache_write_files():
-    """Every writer goes through modetable.atomic (a temporary file and a rename),
+    """Every writer goes through modetable.output.atomic (a temporary file and a rename),
     but the rules cache, which must not follow a link: no other module opens a
     file for writing or replaces one."""
     import ast

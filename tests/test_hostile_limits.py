@@ -12,10 +12,10 @@ import pytest
 import yaml
 from conftest import CATALOG, isvc_doc, need, run_cli, write
 
-from modetable import yamlio
 from modetable.errors import ModetableError
-from modetable.manifests import read_documents
-from modetable.yamlio import load_documents
+from modetable.inputs.sources import read_documents
+from modetable.parsing import yamlio
+from modetable.parsing.yamlio import load_documents
 
 MB = 1024 * 1024
 

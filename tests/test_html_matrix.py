@@ -9,9 +9,9 @@ import pytest
 from conftest import run_cli, write
 from docs_helpers import tables_of_html
 
+from modetable.engine.matching import decide
 from modetable.errors import ModetableError
 from modetable.html.matrix import changed_cells, matrix_html, policies_by_version
-from modetable.matching import decide
 
 _PASS = "pass"
 

@@ -103,10 +103,10 @@ def test_no_import_circle_inside_the_package():
 def test_the_graph_sees_function_level_and_type_checking_imports():
     graph = _graph()
     # At the top of the module, and inside a function (match's run).
-    assert "modetable.matching" in graph["modetable.admission.fields"]
+    assert "modetable.engine.matching" in graph["modetable.admission.fields"]
     assert "modetable.api.results" in graph["modetable.cli.match"]
     # Only under TYPE_CHECKING.
-    assert "modetable.rules.policy" in graph["modetable.manifests"]
+    assert "modetable.rules.policy" in graph["modetable.inputs.checks"]
 
 
 def test_a_circle_is_found():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import cluster_of, runtime_doc
 
-from modetable.runtimes import InheritanceError, merge_inherited, resolve_chain
+from modetable.engine.runtimes import InheritanceError, merge_inherited, resolve_chain
 
 
 def chain_of(policy, *runtimes: dict, start: str = "a"):

@@ -14,8 +14,8 @@ from conftest import CATALOG, ROOT, need, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modetable import jsonio, yamlio
 from modetable.errors import ModetableError
+from modetable.parsing import jsonio, yamlio
 
 sys.path.insert(0, str(ROOT / "bench"))
 from fleet import Fleet
@@ -177,9 +177,9 @@ def test_an_audit_of_json_is_the_same_by_either_reader(tmp_path, monkeypatch):
     path = tmp_path / "cluster.json"
     path.write_text(_as_list(documents, 4))
     fast = run_cli("audit", str(path), "-o", "json")
-    import modetable.manifests
+    import modetable.inputs.sources
 
-    monkeypatch.setattr(modetable.manifests, "load_json", lambda text, name: None)
+    monkeypatch.setattr(modetable.inputs.sources, "load_json", lambda text, name: None)
     slow = run_cli("audit", str(path), "-o", "json")
     assert fast == slow
     assert fast.code in (0, 1)

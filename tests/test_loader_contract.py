@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from modetable import jsonio, yamlio
 from modetable.errors import ModetableError
+from modetable.parsing import jsonio, yamlio
 
 
 def _json_first(text: str, file_name: str) -> list:
-    """What manifests.read_documents does: the json module's reading when it
+    """What sources.read_documents does: the json module's reading when it
     answers (jsonio), yamlio's otherwise."""
     found = jsonio.load_json(text, file_name)
     return found if found is not None else yamlio.load_documents(text, file_name)

@@ -23,8 +23,8 @@ from cmarkgfm.cmark import Options
 from conftest import RULES, isvc_doc, run_cli, write
 from markdown_it import MarkdownIt
 
-from modetable.docs.markdown import inert, table
-from modetable.shown import escape
+from modetable.output.markdown import inert, table
+from modetable.text.shown import escape
 
 # The word joiner `inert` puts after `@` and `#`: invisible, left out when the
 # rendered text is compared with the value.

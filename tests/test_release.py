@@ -7,7 +7,7 @@ import re
 
 from conftest import ROOT
 
-from modetable import __version__
+from modetable.__about__ import __version__
 
 CHANGELOG = ROOT / "CHANGELOG.md"
 

@@ -17,8 +17,9 @@ from conftest import CATALOG, RULES, isvc_doc, need, run_cli, write
 from junitparser import Failure, JUnitXml
 from test_audit import fleet_documents, write_fleet
 
-from modetable import __version__
-from modetable.audit.findings import SEVERITIES, described
+from modetable.__about__ import __version__
+from modetable.audit.findings import described
+from modetable.reports.finding import SEVERITIES
 from modetable.reports.markdown import COMMENT_LIMIT
 
 SARIF_SCHEMA = Path(__file__).with_name("sarif-schema-2.1.0.json")
@@ -83,8 +84,8 @@ def test_github_commands_point_at_the_manifest_lines(fleet):
 
 
 def test_github_escapes_what_would_end_a_command():
-    from modetable.audit.findings import Finding, ObjectRef
     from modetable.errors import Location
+    from modetable.reports.finding import Finding, ObjectRef
     from modetable.reports.github import command
 
     finding = Finding(

@@ -16,8 +16,8 @@ import pytest
 from conftest import EXAMPLES, ROOT, RULES, Run, run_cli, write
 from test_import_circles import _graph
 
-from modetable import yamlio
 from modetable.errors import ErrorList
+from modetable.parsing import yamlio
 from modetable.rules import cache, load_ruleset
 from modetable.rules.model import RuleFile
 
@@ -67,6 +67,11 @@ def _entries(folder: Path) -> list[Path]:
 
 def test_the_fingerprinted_modules_are_the_loader_and_all_it_imports():
     graph = _graph()
+    package = ROOT / "src" / "modetable"
+    packages = {
+        ".".join(("modetable", *p.parent.relative_to(package).parts))
+        for p in package.rglob("__init__.py")
+    }
     seen: set[str] = set()
     pending = ["modetable.rules.load"]
     while pending:
@@ -74,7 +79,11 @@ def test_the_fingerprinted_modules_are_the_loader_and_all_it_imports():
         if name not in seen:
             seen.add(name)
             pending.extend(graph[name])
-    as_files = {name.removeprefix("modetable.").replace(".", "/") + ".py" for name in seen}
+    as_files = {
+        name.removeprefix("modetable.").replace(".", "/")
+        + ("/__init__.py" if name in packages else ".py")
+        for name in seen
+    }
     assert set(cache.MODULES) == as_files
 
 
@@ -237,7 +246,7 @@ def test_the_fingerprint_follows_the_loading_modules_source(tmp_path, monkeypatc
     copy = package / "rules" / "cache.py"
     monkeypatch.setattr(cache, "__file__", str(copy))
     before = cache._fingerprint()
-    model = package / "rules" / "model.py"
+    model = package / "rules" / "model" / "selection.py"
     model.write_text(model.read_text() + "\n# a change without a release\n")
     assert cache._fingerprint() != before
 
@@ -576,13 +585,19 @@ def test_the_header_is_compared_before_the_payload_is_unpickled(
 
 
 def test_only_the_rules_classes_may_be_made():
-    from modetable.rules import model
-    from modetable.yamlio import YamlList, YamlMap
+    import enum
+
+    from modetable.parsing.yamlio import YamlList, YamlMap
+    from modetable.rules import model, words
+    from modetable.rules.model.selection import Selection
 
     allowed = set(cache._allowed().values())
-    assert RuleFile in allowed and {YamlMap, YamlList} <= allowed
-    assert all(k in (YamlMap, YamlList) or k.__module__ == model.__name__ for k in allowed)
-    assert all(k in (YamlMap, YamlList) or attrs.has(k) for k in allowed)
+    assert {RuleFile, Selection, words.SelectionStep} <= allowed and {YamlMap, YamlList} <= allowed
+    containers = (YamlMap, YamlList)
+    classes = [k for k in allowed if k not in containers and not issubclass(k, enum.Enum)]
+    enums = [k for k in allowed if k not in containers and issubclass(k, enum.Enum)]
+    assert all(k.__module__.startswith(model.__name__) and attrs.has(k) for k in classes)
+    assert all(k.__module__ == words.__name__ for k in enums)
 
 
 def _alias_nodes(path: Path) -> int:

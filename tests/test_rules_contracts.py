@@ -1,5 +1,5 @@
 """What the code passes each message and explanation, against what the rules
-say it receives (`params`, rules/model.py EXPLANATION_PARAMS)."""
+say it receives (`params`, rules/model/sources.py EXPLANATION_PARAMS)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from conftest import RULES
 from modetable.authoring.callsites import call_sites
 from modetable.errors import ModetableError
 from modetable.rules import load_ruleset
-from modetable.rules.model import EXPLANATION_PARAMS, PATH_PARAMS
+from modetable.rules.model.names import PATH_PARAMS
+from modetable.rules.model.sources import EXPLANATION_PARAMS
 
 
 def test_the_call_sites_are_read_from_the_source():
     sites = {(s.key, s.passed, s.file) for s in call_sites()}
-    assert ("not_reconciled", ("component",), "modetable/running.py") in sites
-    assert ("cannot_run_in", ("component", "mode"), "modetable/running.py") in sites
+    assert ("not_reconciled", ("component",), "modetable/engine/running.py") in sites
+    assert ("cannot_run_in", ("component", "mode"), "modetable/engine/running.py") in sites
 
 
 def test_every_message_the_code_names_exists_and_gets_its_params():

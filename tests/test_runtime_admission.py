@@ -8,8 +8,8 @@ import pytest
 import yaml
 from conftest import format_entry, isvc_doc, llama_model_spec, model_doc, run_cli, runtime_doc
 
-from modetable.admission.runtimes import runtime_denial
-from modetable.manifests import read_cluster
+from modetable.inputs.runtime_admission import runtime_denial
+from modetable.inputs.sources import read_cluster
 
 CSR = 'admission webhook "clusterservingruntime.ome-webhook-server.validator" denied the request: '
 SR = 'admission webhook "servingruntime.ome-webhook-server.validator" denied the request: '

@@ -18,7 +18,7 @@ from modetable.inputs.schema_check import (
     kubectl_message,
     server_message,
 )
-from modetable.yamlio import load_documents
+from modetable.parsing.yamlio import load_documents
 
 QUANTITY = (
     r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"

@@ -9,7 +9,7 @@ import json
 import pytest
 from conftest import CATALOG, need
 
-from modetable.manifests import read_cluster
+from modetable.inputs.sources import read_cluster
 from modetable.selection import outcome_json, select
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '

@@ -11,7 +11,7 @@ import attrs
 from conftest import ROOT
 from test_data_decides import code_strings
 
-from modetable import paths
+from modetable.parsing import paths
 
 CODE = [
     *sorted((ROOT / "src" / "modetable" / "selection").glob("*.py")),

@@ -14,9 +14,9 @@ from conftest import cluster_of, format_entry, isvc_doc, llama_model_spec, model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modetable.inputs.formats import model_facts
 from modetable.selection import select
 from modetable.selection.checks import assess, make_context
-from modetable.selection.formats import model_facts
 
 KEY = "ome.io/deploymentMode"
 # Valid modes of either version, a misspelling, and a case variant.

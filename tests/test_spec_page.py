@@ -524,8 +524,8 @@ def test_the_page_example_runtime_is_skipped_for_the_example_isvc(v13):
     declares a mode other than OMENative."""
     from conftest import EXAMPLES
 
-    from modetable.manifests import read_cluster
-    from modetable.matching import match_runtime
+    from modetable.engine.matching import match_runtime
+    from modetable.inputs.sources import read_cluster
 
     cluster = read_cluster([str(EXAMPLES)], v13.rules.manifests)
     isvc = cluster.find_isvc("llama-demo/llama-3-70b")

@@ -1,63 +1,63 @@
-"""Each set of words the rules may use is given its meaning once, in the engine,
-and the rules' model allows exactly those words: a word the data allows and the
-engine lacks would be an internal error halfway through an answer."""
+"""Each set of words the rules may use is defined once (rules/words.py), and the
+engine's table that gives the words their meaning covers every word: a word the
+data allows and the engine lacks would be an internal error halfway through an
+answer."""
 
 from __future__ import annotations
 
 import re
-import typing
 
 from conftest import EXAMPLES, ROOT
 
+from modetable.engine.matching import CONDITIONS
+from modetable.engine.modes import Verdict
+from modetable.engine.runtimes import runtime_request
 from modetable.errors import ErrorCode
-from modetable.manifests import read_cluster
-from modetable.matching import CONDITIONS
-from modetable.modes import Verdict
-from modetable.rules.model import (
-    CONDITION_WORDS,
-    EXPLANATION_PARAMS,
-    WHEN_RECORDED,
+from modetable.inputs.sources import read_cluster
+from modetable.reports.sarif import LEVELS
+from modetable.rules.model.sources import EXPLANATION_PARAMS
+from modetable.rules.words import (
     ConditionWord,
     Difference,
     EffectWhen,
     LabelPart,
     RankKey,
     SelectionStep,
+    Severity,
 )
-from modetable.runtimes import runtime_request
-from modetable.selection.checks import STEPS, Step
+from modetable.selection.checks import STEPS
 from modetable.selection.formats import DIFFERENCES, LABEL_PARTS
 from modetable.selection.outcome import when_conditions
 from modetable.selection.scoring import RANK_KEYS
 
 
-def _words(literal: object) -> set[str]:
-    return set(typing.get_args(literal))
+def test_every_condition_word_has_its_predicate():
+    assert set(CONDITIONS) == set(ConditionWord)
 
 
-def test_condition_words_are_the_predicates_of_the_matching_table():
-    assert _words(ConditionWord) == set(CONDITIONS) == set(CONDITION_WORDS)
+def test_every_selection_step_has_its_function():
+    assert set(STEPS) == set(SelectionStep)
 
 
-def test_selection_steps_are_the_checks_functions():
-    assert _words(SelectionStep) == set(STEPS) == set(Step)
+def test_every_ranking_key_has_its_sort_key():
+    assert set(RANK_KEYS) == set(RankKey)
 
 
-def test_ranking_keys_are_the_scorings_keys():
-    assert _words(RankKey) == set(RANK_KEYS)
+def test_every_difference_and_label_part_has_its_reading():
+    assert set(DIFFERENCES) == set(Difference)
+    assert set(LABEL_PARTS) == set(LabelPart)
 
 
-def test_differences_and_label_parts_are_the_formats_tables():
-    assert _words(Difference) == set(DIFFERENCES)
-    assert _words(LabelPart) == set(LABEL_PARTS)
-
-
-def test_effect_conditions_are_the_facts_an_outcome_computes(v13):
+def test_every_effect_condition_is_a_fact_an_outcome_computes(v13):
     cluster = read_cluster([str(EXAMPLES)], v13.rules.manifests)
     isvc = cluster.isvcs[0]
     facts = when_conditions(v13, isvc, runtime_request(v13, isvc), has_model=True)
     # and the one each effect decides by its own condition (recorded or not)
-    assert _words(EffectWhen) == {*facts, WHEN_RECORDED}
+    assert {*facts, EffectWhen.RECORDED} == set(EffectWhen)
+
+
+def test_every_severity_has_its_sarif_level():
+    assert set(LEVELS) == set(Severity)
 
 
 def test_every_verdict_has_its_explanation():

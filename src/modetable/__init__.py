@@ -14,10 +14,10 @@ module under `modetable` is internal and may change in any release.
 used (PEP 562), so a program pays for the engine only when it decides.
 """
 
-__version__ = "1.0.0"
-
-# Public name → the module that defines it.
+# Public name → the module that defines it (the version is kept in __about__.py,
+# which the build reads and modules import).
 _HOMES = {
+    "__version__": "modetable.__about__",
     "load_rules": "modetable.api.rules",
     "Rules": "modetable.api.rules",
     "Policy": "modetable.api.rules",
@@ -65,6 +65,7 @@ __all__ = [
 
 TYPE_CHECKING = False  # typing itself costs an import; type checkers know this name
 if TYPE_CHECKING:
+    from modetable.__about__ import __version__ as __version__
     from modetable.api.cluster import Cluster
     from modetable.api.decide import admit, audit_cluster, effective, match, select
     from modetable.api.results import (
@@ -93,4 +94,4 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return sorted({*globals(), *__all__, "__version__"})

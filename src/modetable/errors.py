@@ -4,11 +4,10 @@ happened; and `Problem`, the same as a value (what `rules check` reports)."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Literal
 
 import attrs
 
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = [
     "ErrorCode",
@@ -17,7 +16,6 @@ __all__ = [
     "ModetableError",
     "ModetableWarning",
     "Problem",
-    "Severity",
 ]
 
 
@@ -86,9 +84,6 @@ class ErrorCode(StrEnum):
     CANNOT_WRITE = "cannot-write"
 
 
-Severity = Literal["error", "warning"]
-
-
 @attrs.frozen
 class Problem:
     """One problem with an input: its code, message and place; a rules file's
@@ -97,7 +92,9 @@ class Problem:
     code: str
     message: str
     location: Location | None = None
-    severity: Severity = "error"
+    # A word of rules.words.Severity (error or warning): the rules layer sits
+    # above this module, so the type is not named here.
+    severity: str = "error"
     versions: tuple[str, ...] = ()
 
     def __str__(self) -> str:

@@ -15,7 +15,7 @@ import attrs
 from packaging.version import InvalidVersion, Version
 
 from modetable.errors import ErrorCode, ModetableError
-from modetable.shown import quote
+from modetable.text.shown import quote
 
 __all__ = [
     "Placement",

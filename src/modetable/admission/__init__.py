@@ -15,7 +15,6 @@ from modetable.admission.engine import (
     admission_lines,
     admit,
 )
-from modetable.admission.inputs import check_fields
 
 __all__ = [
     "STAGE_ORDER",
@@ -26,5 +25,4 @@ __all__ = [
     "admission_json",
     "admission_lines",
     "admit",
-    "check_fields",
 ]

@@ -16,9 +16,10 @@ import attrs
 
 from modetable.admission.fields import FieldValues
 from modetable.admission.kinds import CHECKS, Inputs, Shown, undecided
-from modetable.manifests import Cluster, Manifest
-from modetable.rules.model import AdmissionRule
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.rules.model.admission import AdmissionRule
 from modetable.rules.policy import Policy
+from modetable.rules.words import Stage
 
 __all__ = [
     "STAGE_ORDER",
@@ -31,7 +32,7 @@ __all__ = [
     "admit",
 ]
 
-STAGE_ORDER = ("schema", "webhook")
+STAGE_ORDER = tuple(Stage)
 
 
 @attrs.frozen

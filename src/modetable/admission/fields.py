@@ -14,16 +14,17 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from modetable import paths
-from modetable.manifests import Manifest
-from modetable.matching import declares
-from modetable.rules.model import CheckCase, CheckValue, FieldTest
+from modetable.engine.matching import declares
+from modetable.inputs.admission_fields import path_values
+from modetable.inputs.manifests import Manifest
+from modetable.parsing import paths
+from modetable.rules.model.admission import CheckCase, CheckValue, FieldTest
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.rules.words import Counts, TestWord
+from modetable.text.templates import fill
 from modetable.versions import in_force
 
 __all__ = [
-    "EXPECTS",
     "READS_VALUES",
     "TESTS",
     "FieldPlan",
@@ -32,11 +33,8 @@ __all__ = [
     "Reader",
     "all_hold",
     "case_values",
-    "check_test_fields",
     "field_plan",
-    "fields_read",
     "holds",
-    "read_fields",
 ]
 
 _ANY_ITEM = "*"
@@ -60,21 +58,21 @@ def _same(value: Any, to: Any) -> bool:
 # Each test word with what it means: whether `value` (_ABSENT when the field is
 # not there; None when it is null) passes, given the test and what else it reads.
 _Test = Callable[[Any, FieldTest, "Reader"], bool]
-TESTS: dict[str, _Test] = {
-    "set": lambda value, test, reader: value is not _ABSENT and value is not None,
-    "unset": lambda value, test, reader: value is _ABSENT or value is None,
-    "empty": lambda value, test, reader: _text(value) == "",
-    "filled": lambda value, test, reader: _text(value) != "",
-    "equal": lambda value, test, reader: _same(value, test.to),
-    "unequal": lambda value, test, reader: not _same(value, test.to),
-    "below": lambda value, test, reader: _compare(value, test, reader, lambda a, b: a < b),
-    "above": lambda value, test, reader: _compare(value, test, reader, lambda a, b: a > b),
-    "unlike": lambda value, test, reader: not reader.matches(value, test.pattern or ""),
+TESTS: dict[TestWord, _Test] = {
+    TestWord.SET: lambda value, test, reader: value is not _ABSENT and value is not None,
+    TestWord.UNSET: lambda value, test, reader: value is _ABSENT or value is None,
+    TestWord.EMPTY: lambda value, test, reader: _text(value) == "",
+    TestWord.FILLED: lambda value, test, reader: _text(value) != "",
+    TestWord.EQUAL: lambda value, test, reader: _same(value, test.to),
+    TestWord.UNEQUAL: lambda value, test, reader: not _same(value, test.to),
+    TestWord.BELOW: lambda value, test, reader: _compare(value, test, reader, lambda a, b: a < b),
+    TestWord.ABOVE: lambda value, test, reader: _compare(value, test, reader, lambda a, b: a > b),
+    TestWord.UNLIKE: lambda value, test, reader: not reader.matches(value, test.pattern or ""),
 }
 
 
 # The tests that read the case's values (a pattern's placeholders).
-READS_VALUES = frozenset({"unlike"})
+READS_VALUES = frozenset({TestWord.UNLIKE})
 
 
 def _compare(value: Any, test: FieldTest, reader: Reader, op: Callable[[int, int], bool]) -> bool:
@@ -105,7 +103,7 @@ class Reader:
         return Reader(self.policy, self.isvc, self.component, values)
 
     def placeholders(self) -> dict[str, str]:
-        return _placeholders(self.policy, self.component)
+        return path_values(self.policy, self.component)
 
     def segments(self, template: str) -> paths.Segments:
         if self._filled is None:
@@ -140,7 +138,7 @@ class Reader:
             sources = [
                 s
                 for s in self.policy.rules.sources.requested
-                if s.counts != "never" and in_force(s.since, s.until, self.policy.version)
+                if s.counts != Counts.NEVER and in_force(s.since, s.until, self.policy.version)
             ]
         for source in sources:
             if source.path is None:
@@ -205,13 +203,6 @@ class PlannedReader(Reader):
         return planned(self._read.values, self) if planned is not None else holds(test, self)
 
 
-def _placeholders(policy: Policy, component: str | None) -> dict[str, str]:
-    found = {"annotation_key": policy.rules.annotation_key}
-    if component is not None:
-        found.update(policy.placeholder_values(policy.components_by_name[component]))
-    return found
-
-
 # The checks read the same few paths of every InferenceService: each is
 # expanded once per set of placeholder values.
 @functools.lru_cache(maxsize=4096)
@@ -262,7 +253,7 @@ class FieldPlan:
         found: dict[str | None, dict[str, tuple[int, bool]]] = {}
         for component in [None, *(c.name for c in policy.components)]:
             here = found[component] = {}
-            filled = tuple(_placeholders(policy, component).items())
+            filled = tuple(path_values(policy, component).items())
             for template in _templates_read(policy):
                 try:
                     segments = _expanded(template, filled)
@@ -439,123 +430,3 @@ def _value(spec: CheckValue, reader: Reader) -> str:
     if value is _ABSENT or value is None:
         return ""
     return str(value) if not isinstance(value, bool) else str(value).lower()
-
-
-def fields_read(tests: tuple[FieldTest, ...]) -> Iterator[tuple[str, str]]:
-    """(path template, what the test expects there) for each field a test reads."""
-    for test in tests:
-        expects = EXPECTS[test.test]
-        if test.test in ("equal", "unequal") and test.to is not None:
-            expects = _KIND_OF[type(test.to)]
-        if test.field is not None:
-            yield test.field, expects
-        if test.other is not None:
-            yield test.other, expects
-
-
-# What a field must hold for a test to read it as OME does (bad input otherwise).
-_INTEGER, _STRING, _BOOLEAN, _ANYTHING = "integer", "string", "boolean", "anything"
-EXPECTS = {
-    "set": _ANYTHING,
-    "unset": _ANYTHING,
-    "empty": _STRING,
-    "filled": _STRING,
-    "equal": _ANYTHING,
-    "unequal": _ANYTHING,
-    "below": _INTEGER,
-    "above": _INTEGER,
-    "unlike": _STRING,
-}
-_KIND_OF = {bool: _BOOLEAN, int: _INTEGER, str: _STRING}
-
-
-# --- what the checks read must be of the type OME's API gives it --------------------------
-
-_HOLDS: dict[str, Callable[[Any], bool]] = {
-    _INTEGER: _is_int,
-    _STRING: lambda v: isinstance(v, str),
-    _BOOLEAN: lambda v: isinstance(v, bool),
-    _ANYTHING: lambda v: True,
-}
-_SAYS = {_INTEGER: "an integer", _STRING: "a string", _BOOLEAN: "true or false"}
-
-
-# Bounded: a long-running program (a webhook) may make a Policy per request.
-@functools.lru_cache(maxsize=16)
-def read_fields(policy: Policy) -> tuple[tuple[str, str | None, str], ...]:
-    """(path template, component or None, what it must hold) for every field
-    the `fields` checks in force read."""
-    found: list[tuple[str, str | None, str]] = []
-    for rule in policy.admission:
-        components: tuple[str | None, ...] = rule.each or (None,)
-        tests = [*rule.guard, *(rule.undecided.when if rule.undecided else ())]
-        for case in rule.cases:
-            tests.extend(case.when)
-        for component in components:
-            found.extend((path, component, holds) for path, holds in fields_read(tuple(tests)))
-            for case in rule.cases:
-                for spec in case.values.values():
-                    if spec.field is not None:
-                        found.append((spec.field, component, _ANYTHING))
-    return tuple(found)
-
-
-@functools.lru_cache(maxsize=16)  # bounded as read_fields is
-def _read_paths(policy: Policy) -> tuple[tuple[paths.Segments, str], ...]:
-    """`read_fields` with each path expanded for its component, each once (several
-    checks read the same fields): what every InferenceService is checked for."""
-    found: dict[tuple[paths.Segments, str], None] = {}
-    for template, component, holds in read_fields(policy):
-        found[paths.expand(template, _placeholders(policy, component)), holds] = None
-    return tuple(found)
-
-
-def check_test_fields(policy: Policy, isvc: Manifest) -> None:
-    """Every field the checks read holds what OME's API would let it hold, and
-    every mapping on the way to it is a mapping (a list at `*`): an object the
-    API server would refuse is bad input, not a value read as unset."""
-    from modetable.errors import ErrorCode, ModetableError
-    from modetable.yamlio import describe, where
-
-    for segments, holds in _read_paths(policy):
-        for node, segment, value, expected, depth in _steps(isvc.body, segments, holds):
-            if not _HOLDS.get(expected, lambda v: True)(value):
-                shown = _SAYS.get(expected, expected)
-                # Named up to the value that is wrong (a mapping on the way, or the field).
-                raise ModetableError(
-                    f"{paths.render(segments[:depth])} must be {shown}, got {describe(value)}",
-                    where(node, segment, isvc.location),
-                    code=ErrorCode.WRONG_TYPE,
-                )
-
-
-def _steps(
-    node: Any, segments: paths.Segments, holds: str, depth: int = 0
-) -> Iterator[tuple[Any, Any, Any, str, int]]:
-    """(holder, key, value, what it must be, how many segments reach it) along
-    the path, through every list item at `*`."""
-    if not segments or not isinstance(node, dict | list):
-        return
-    head, rest = segments[0], segments[1:]
-    if head == _ANY_ITEM:
-        if isinstance(node, list):
-            for index, item in enumerate(node):
-                if item is None:
-                    continue
-                expected = holds if not rest else _MAPPING
-                yield node, index, item, expected, depth + 1
-                yield from _steps(item, rest, holds, depth + 1)
-        return
-    if not isinstance(node, dict):
-        return
-    value = node.get(head)
-    if value is None:
-        return
-    expected = holds if not rest else (_LIST if rest[0] == _ANY_ITEM else _MAPPING)
-    yield node, head, value, expected, depth + 1
-    yield from _steps(value, rest, holds, depth + 1)
-
-
-_MAPPING, _LIST = "a mapping", "a list"
-_HOLDS[_MAPPING] = lambda v: isinstance(v, dict)
-_HOLDS[_LIST] = lambda v: isinstance(v, list)

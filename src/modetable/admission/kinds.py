@@ -1,16 +1,15 @@
 """The kinds of admission check, each keyed by the word the rules use
 (`check:` of an `admission` entry) beside the function that gives it meaning.
-The rules' model allows exactly these words (rules.model.AdmissionCheck).
+The words are `rules.words.AdmissionCheck`; tests/test_vocabulary.py holds
+`CHECKS` to cover every one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
 
 import attrs
 
-from modetable import paths
 from modetable.admission.fields import (
     READS_VALUES,
     FieldValues,
@@ -27,9 +26,11 @@ from modetable.admission.rollout import (
     tolerance_problem,
     zero_budget_problem,
 )
-from modetable.manifests import Cluster, Manifest
-from modetable.rules.model import AdmissionRule
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
+from modetable.rules.model.admission import AdmissionRule
 from modetable.rules.policy import Policy
+from modetable.rules.words import AdmissionCheck, AdmissionEmit, Emit, Scope
 
 __all__ = [
     "CHECKS",
@@ -59,7 +60,7 @@ class Shown:
     """What a selection outcome shows at admission: a warning or a denial."""
 
     outcome: str
-    emit: Literal["warning", "denial"]
+    emit: Emit
     text: str
 
 
@@ -153,7 +154,7 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
                 continue
             given.append(policy.message(case.message, **values))
             break
-        if given and rule.emit == "denial":
+        if given and rule.emit == AdmissionEmit.DENIAL:
             return Verdict(denial=given[0])
     return Verdict(warnings=tuple(given))
 
@@ -175,7 +176,7 @@ def model_exists(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     namespace = isvc.namespace or ""
     scopes = {m.kind: m.scope for m in policy.rules.manifests.models}
     for kind in rule.lookup:
-        where = namespace if scopes.get(kind) == "namespace" else None
+        where = namespace if scopes.get(kind) == Scope.NAMESPACE else None
         if inputs.cluster.get(kind, name, where) is not None:
             return PASS
     return Verdict(denial=policy.message(rule.message or "", model=name, namespace=namespace))
@@ -205,7 +206,7 @@ def ratio_tolerance(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     text = tolerance_problem(inputs.policy, rule, inputs.isvc)
     if text is None:
         return PASS
-    return Verdict(warnings=(text,)) if rule.emit == "warning" else Verdict(denial=text)
+    return Verdict(warnings=(text,)) if rule.emit == AdmissionEmit.WARNING else Verdict(denial=text)
 
 
 def zero_budget(inputs: Inputs, rule: AdmissionRule) -> Verdict:
@@ -239,8 +240,8 @@ def selection(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
     ):
         return Verdict(not_checked=inputs.policy.message(undecided.why))
     shown = [s for s in inputs.selection if s.outcome in rule.outcomes]
-    warnings = tuple(s.text for s in shown if s.emit == "warning")
-    denial = next((s.text for s in shown if s.emit == "denial"), None)
+    warnings = tuple(s.text for s in shown if s.emit == Emit.WARNING)
+    denial = next((s.text for s in shown if s.emit == Emit.DENIAL), None)
     return Verdict(warnings=warnings, denial=denial)
 
 
@@ -261,17 +262,17 @@ def _after(inputs: Inputs, checks: tuple[str, ...]) -> bool:
     return all(c in inputs.checked for c in checks)
 
 
-CHECKS: dict[str, Check] = {
-    "allowed_values": allowed_values,
-    "agree_when_any": agree_when_any,
-    "canary": canary,
-    "coordination": coordination,
-    "fields": fields,
-    "model_exists": model_exists,
-    "ratio_tolerance": ratio_tolerance,
-    "rolling_update_budgets": rolling_update_budgets,
-    "rollout_ordering": rollout_ordering,
-    "selection": selection,
-    "soak": soak,
-    "zero_budget": zero_budget,
+CHECKS: dict[AdmissionCheck, Check] = {
+    AdmissionCheck.ALLOWED_VALUES: allowed_values,
+    AdmissionCheck.AGREE_WHEN_ANY: agree_when_any,
+    AdmissionCheck.CANARY: canary,
+    AdmissionCheck.COORDINATION: coordination,
+    AdmissionCheck.FIELDS: fields,
+    AdmissionCheck.MODEL_EXISTS: model_exists,
+    AdmissionCheck.RATIO_TOLERANCE: ratio_tolerance,
+    AdmissionCheck.ROLLING_UPDATE_BUDGETS: rolling_update_budgets,
+    AdmissionCheck.ROLLOUT_ORDERING: rollout_ordering,
+    AdmissionCheck.SELECTION: selection,
+    AdmissionCheck.SOAK: soak,
+    AdmissionCheck.ZERO_BUDGET: zero_budget,
 }

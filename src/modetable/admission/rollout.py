@@ -14,25 +14,23 @@ capacities, budgets and numbers.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from modetable.admission.fields import Reader
-from modetable.errors import ErrorCode, ModetableError
-from modetable.manifests import Manifest
-from modetable.matching import declares
-from modetable.rules.model import (
-    AdmissionRule,
+from modetable.engine.matching import declares
+from modetable.inputs.manifests import Manifest
+from modetable.parsing.go import go_duration_nanoseconds, go_parses_float
+from modetable.rules.model.admission import AdmissionRule
+from modetable.rules.model.rollout import (
     BudgetMessages,
     CanaryMessages,
     CoordinationMessages,
     RolloutFields,
 )
 from modetable.rules.policy import Policy
-from modetable.yamlio import describe, where
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -41,10 +39,7 @@ __all__ = [
     "Group",
     "budget_problem",
     "canary_problem",
-    "check_rollout_fields",
     "coordination_problem",
-    "go_duration_nanoseconds",
-    "go_parses_float",
     "groups_of",
     "ordering_problem",
     "soak_problem",
@@ -323,66 +318,6 @@ def _zero() -> Fraction:
     return Fraction(0)
 
 
-_UNITS = {
-    "ns": 1,
-    "us": 1_000,
-    "\u00b5s": 1_000,
-    "\u03bcs": 1_000,
-    "ms": 1_000_000,
-    "s": 1_000_000_000,
-    "m": 60_000_000_000,
-    "h": 3_600_000_000_000,
-}
-_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
-
-
-def go_duration_nanoseconds(text: str) -> Fraction | None:
-    """time.ParseDuration: `[-+]?(number unit)+` or `0`; None when it does not parse."""
-    from fractions import Fraction
-
-    body, sign = text, 1
-    if body[:1] in "+-" and body:
-        sign = -1 if body[0] == "-" else 1
-        body = body[1:]
-    if body == "0":
-        return Fraction(0)
-    if body == "":
-        return None
-    total = Fraction(0)
-    position = 0
-    while position < len(body):
-        match = _PART.match(body, position)
-        if match is None or match.end() == position:
-            return None
-        number, unit = match.groups()
-        if number in ("", "."):
-            return None
-        total += Fraction(number) * _UNITS[unit]
-        position = match.end()
-    return sign * total
-
-
-_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
-_HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+")
-_SPECIAL = re.compile(r"[+-]?(inf|infinity)|nan", re.IGNORECASE)
-
-
-def go_parses_float(text: str) -> bool:
-    """Whether strconv.ParseFloat(text, 64) succeeds: a decimal or hexadecimal
-    number within float64's range, or inf/infinity (signed) or nan."""
-    if _SPECIAL.fullmatch(text):
-        return True
-    if _DECIMAL.fullmatch(text):
-        return math.isfinite(float(text))
-    if _HEX.fullmatch(text):
-        sign = -1.0 if text.startswith("-") else 1.0
-        try:
-            return math.isfinite(sign * float.fromhex(text.lstrip("+-")))
-        except OverflowError:
-            return False
-    return False
-
-
 # --- ValidateCoordination ------------------------------------------------------------
 
 
@@ -588,116 +523,3 @@ def ordering_problem(policy: Policy, rule: AdmissionRule, isvc: Manifest) -> str
             continue
         return policy.message(texts.group_ordering, group=group.index, shape=policy.message(shape))
     return None
-
-
-# --- what the checks read must be of the type OME's API gives it -----------------------
-
-
-def check_rollout_fields(fields: RolloutFields, isvc: Manifest) -> None:
-    """The groups' fields the checks read hold their types: lists of names, an
-    integer or a string capacity or budget, integer traffic, failure limits and
-    tolerances, string metric fields and group ordering, durations; bad input
-    otherwise (the API server, or the webhook's decoding, would refuse the
-    object)."""
-    check = _Checker(isvc)
-    ordering_path, _, ordering = fields.group_ordering.rpartition(".")
-    holder = _at(isvc.body, ordering_path)
-    if isinstance(holder, dict):
-        check.optional(holder, ordering, fields.group_ordering, str, "a string")
-    parent_path, _, key = fields.groups.rpartition(".")
-    parent = _at(isvc.body, parent_path)
-    if not isinstance(parent, dict) or parent.get(key) is None:
-        return
-    listed = check.kind(parent, key, fields.groups, list, "a list")
-    for index, group in enumerate(listed):
-        here = f"{fields.groups}[{index}]"
-        group = check.kind(listed, index, here, dict, "a mapping")
-        for name in (fields.components, fields.order):
-            names = check.optional(group, name, f"{here}.{name}", list, "a list")
-            for position in range(len(names or [])):
-                check.kind(names, position, f"{here}.{name}[{position}]", str, "a string")
-        for name in (
-            fields.canary,
-            fields.blue_green,
-            fields.rolling_update,
-            fields.policy_ref,
-            fields.maintain_ratio,
-        ):
-            check.optional(group, name, f"{here}.{name}", dict, "a mapping")
-        check.duration(group, fields.soak, f"{here}.{fields.soak}")
-        ref = group.get(fields.policy_ref)
-        if isinstance(ref, dict):
-            path = f"{here}.{fields.policy_ref}.{fields.progression}"
-            check.optional(ref, fields.progression, path, str, "a string")
-        ratio = group.get(fields.maintain_ratio)
-        if isinstance(ratio, dict):
-            path = f"{here}.{fields.maintain_ratio}.{fields.tolerance}"
-            check.optional(ratio, fields.tolerance, path, int, "an integer")
-        budgets = group.get(fields.rolling_update)
-        for name in fields.budgets if isinstance(budgets, dict) else ():
-            path = f"{here}.{fields.rolling_update}.{name}"
-            check.optional(budgets, name, path, (int, str), _INT_OR_STR)
-        plan = group.get(fields.canary)
-        if isinstance(plan, dict):
-            _check_plan(fields, plan, f"{here}.{fields.canary}", check)
-
-
-def _check_plan(fields: RolloutFields, plan: dict[str, Any], here: str, check: _Checker) -> None:
-    check.duration(plan, fields.ready_timeout, f"{here}.{fields.ready_timeout}")
-    steps = check.optional(plan, fields.steps, f"{here}.{fields.steps}", list, "a list")
-    for index, step in enumerate(steps or []):
-        at = f"{here}.{fields.steps}[{index}]"
-        step = check.kind(steps, index, at, dict, "a mapping")
-        check.optional(step, fields.capacity, f"{at}.{fields.capacity}", (int, str), _INT_OR_STR)
-        check.optional(step, fields.traffic, f"{at}.{fields.traffic}", int, "an integer")
-        path = f"{at}.{fields.analysis}"
-        analysis = check.optional(step, fields.analysis, path, dict, "a mapping")
-        if analysis is None:
-            continue
-        check.optional(
-            analysis, fields.failure_limit, f"{path}.{fields.failure_limit}", int, "an integer"
-        )
-        check.duration(analysis, fields.interval, f"{path}.{fields.interval}")
-        metrics = check.optional(
-            analysis, fields.metrics, f"{path}.{fields.metrics}", list, "a list"
-        )
-        for position, metric in enumerate(metrics or []):
-            where_ = f"{path}.{fields.metrics}[{position}]"
-            metric = check.kind(metrics, position, where_, dict, "a mapping")
-            for name in (fields.metric_name, fields.query, fields.threshold, fields.operator):
-                check.optional(metric, name, f"{where_}.{name}", str, "a string")
-
-
-_INT_OR_STR = "an integer or a string"
-
-
-class _Checker:
-    """Refuses, with its place, a value of the wrong type."""
-
-    def __init__(self, isvc: Manifest) -> None:
-        self.isvc = isvc
-
-    def kind(self, holder: Any, key: Any, path: str, types: Any, what: str) -> Any:
-        value = holder[key]
-        if isinstance(value, bool) or not isinstance(value, types):
-            raise ModetableError(
-                f"{path} must be {what}, got {describe(value)}",
-                where(holder, key, self.isvc.location),
-                code=ErrorCode.WRONG_TYPE,
-            )
-        return value
-
-    def optional(self, holder: dict[str, Any], key: str, path: str, types: Any, what: str) -> Any:
-        if holder.get(key) is None:
-            return None
-        return self.kind(holder, key, path, types, what)
-
-    def duration(self, holder: dict[str, Any], key: str, path: str) -> None:
-        value = holder.get(key)
-        if value is None:
-            return
-        if not isinstance(value, str) or go_duration_nanoseconds(value) is None:
-            raise ModetableError(
-                f"{path} must be a duration (such as 30s), got {describe(value)}",
-                where(holder, key, self.isvc.location),
-            )

@@ -11,7 +11,7 @@ import os
 from typing import Any, TypeVar
 
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.shown import quote
+from modetable.text.shown import quote
 
 __all__ = ["flag", "made_by", "name", "one_of", "path", "typed", "wrong_type"]
 

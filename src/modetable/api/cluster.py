@@ -11,11 +11,11 @@ from typing import Any
 
 import attrs
 
-from modetable import loading, manifests
 from modetable.api.arguments import flag, made_by, wrong_type
 from modetable.api.arguments import path as path_argument
 from modetable.api.rules import Policy, Rules, engine_policy, engine_ruleset, load_rules
 from modetable.errors import ModetableError, ModetableWarning
+from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
 from modetable.rules.model import RuleFile
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from modetable import loading, manifests
 from modetable.api import results
 from modetable.api.arguments import flag, name, wrong_type
 from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
 from modetable.api.rules import Policy, engine_policy
 from modetable.errors import Location, ModetableError
+from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
 
 __all__ = ["IsvcRef", "admit", "audit_cluster", "effective", "match", "select"]

@@ -17,19 +17,19 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.api.arguments import made_by, one_of
+from modetable.engine.modes import Resolution, resolution_json
+from modetable.engine.runtimes import InheritanceError, find_named_runtime, runtime_request
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest, Rejected, runtime_json
-from modetable.modes import Resolution, resolution_json
+from modetable.inputs.manifests import Cluster, Manifest, Rejected, runtime_json
 from modetable.rules.policy import Policy, rules_json
-from modetable.runtimes import InheritanceError, find_named_runtime, runtime_request
 
 if TYPE_CHECKING:
     # Each command imports only the engine it runs (a cold start is measured).
     from modetable.admission import Admission
     from modetable.audit.fleet import Audited
     from modetable.audit.report import Concerns
-    from modetable.matching import RuntimeMatch
-    from modetable.running import Effective
+    from modetable.engine.matching import RuntimeMatch
+    from modetable.engine.running import Effective
     from modetable.selection import Outcome
 
 __all__ = [
@@ -156,7 +156,7 @@ class EffectiveResult(_AboutOne):
     """`modetable effective`: each component's running mode and the rule that set it."""
 
     _effective: Effective = attrs.field(
-        alias="effective", repr=False, validator=_made("modetable.running:Effective")
+        alias="effective", repr=False, validator=_made("modetable.engine.running:Effective")
     )
     # The runtime was auto-selected (the InferenceService names none).
     selected: bool = attrs.field(default=False, validator=_made(bool))
@@ -208,7 +208,7 @@ def effective_result(
 ) -> EffectiveResult:
     """The running modes with the runtime the InferenceService names, else
     `runtime` (a name) when given, else the one OME would select."""
-    from modetable.running import effective
+    from modetable.engine.running import effective
     from modetable.selection import select
     from modetable.selection.checks import runtime_view
     from modetable.selection.outcome import disabled_refusal
@@ -418,7 +418,7 @@ def match_result(
 ) -> MatchResult:
     """Every runtime of the namespace and cluster (namespaced first, then by
     name), or only those named `runtime`."""
-    from modetable.matching import match_runtime, requested_modes
+    from modetable.engine.matching import match_runtime, requested_modes
     from modetable.selection.scoring import scope_order
 
     request = runtime_request(policy, isvc)
@@ -478,7 +478,7 @@ class AuditItem:
     @property
     def severity(self) -> str | None:
         """The most severe finding's severity (`error`, `warning`, `info`), or None."""
-        from modetable.audit.findings import worst
+        from modetable.reports.finding import worst
 
         return worst(self._audited.findings)
 
@@ -503,9 +503,10 @@ class AuditRun:
         candidates: bool = False,
         concerns: Concerns | None = None,
     ) -> None:
-        from modetable.audit.findings import ObjectRef, duplicate_finding, invalid_finding
+        from modetable.audit.findings import duplicate_finding, invalid_finding
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
+        from modetable.reports.finding import ObjectRef
 
         self.policy = policy
         self.cluster = cluster
@@ -576,7 +577,7 @@ class AuditResult:
     def fails(self, severity: str | None = "error") -> bool:
         """Whether a finding is `severity` or more severe (`error`, `warning`,
         `info`; None: never): the command's exit code 1 under `--fail-on`."""
-        from modetable.audit.findings import SEVERITIES
+        from modetable.reports.finding import SEVERITIES
 
         return one_of("severity", severity, SEVERITIES) in self._failing
 
@@ -593,7 +594,7 @@ def audit_result(
     namespace: str | None = None,
     candidates: bool = False,
 ) -> AuditResult:
-    from modetable.audit.findings import SEVERITIES
+    from modetable.reports.finding import SEVERITIES
 
     run = AuditRun(policy, cluster, rejected, namespace=namespace, candidates=candidates)
     items = tuple(run.item(audited) for audited in run.audited())

@@ -38,12 +38,13 @@ import attrs
 from modetable.admission import Admission, Shown, admit
 from modetable.admission.fields import field_plan
 from modetable.audit.model_checks import MemoComparisons, entry_key, model_key
-from modetable.index import RuntimeIndex, build_index, request_of
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import ComponentMatch, RuntimeMatch
-from modetable.rules.model import SelectionCheck
+from modetable.engine.index import RuntimeIndex, build_index, request_of
+from modetable.engine.matching import ComponentMatch, RuntimeMatch
+from modetable.engine.runtimes import InheritanceError
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.rules.model.selection import SelectionCheck
 from modetable.rules.policy import Policy
-from modetable.runtimes import InheritanceError
+from modetable.rules.words import SelectionStep
 from modetable.selection import (
     STEPS,
     Candidate,
@@ -53,7 +54,6 @@ from modetable.selection import (
     ModelFacts,
     Outcome,
     RuntimeView,
-    Step,
     assess,
     model_facts,
     no_runtime_message,
@@ -73,16 +73,18 @@ __all__ = ["Excluded", "FleetSelector", "Ranked", "Shape"]
 # The steps pruning knows how to decide from an index; any other step is only
 # ever run, never pruned on. Steps whose result depends on the runtime alone,
 # or on it and the model:
-_RUNTIME_STEPS = frozenset({Step.DISABLED, Step.AUTO_SELECT})
-_MODEL_STEPS = frozenset({Step.MODEL_FORMAT, Step.MODEL_SIZE, Step.SCORE})
+_RUNTIME_STEPS = frozenset({SelectionStep.DISABLED, SelectionStep.AUTO_SELECT})
+_MODEL_STEPS = frozenset(
+    {SelectionStep.MODEL_FORMAT, SelectionStep.MODEL_SIZE, SelectionStep.SCORE}
+)
 # Steps that depend on the InferenceService beyond its model, and that pruning
 # decides exactly from an index.
-_SHAPE_STEPS = frozenset({Step.ACCELERATOR_CLASS, Step.DEPLOYMENT_MODE})
+_SHAPE_STEPS = frozenset({SelectionStep.ACCELERATOR_CLASS, SelectionStep.DEPLOYMENT_MODE})
 # Steps that read nothing of the InferenceService but its accelerator classes
 # and requested modes.
 _LEAD_STEPS = _RUNTIME_STEPS | _SHAPE_STEPS
 # Model steps that read nothing of the runtime but its entries.
-_ENTRY_STEPS = frozenset({Step.MODEL_FORMAT, Step.SCORE})
+_ENTRY_STEPS = frozenset({SelectionStep.MODEL_FORMAT, SelectionStep.SCORE})
 
 # An InferenceService's shape: the model, its accelerator classes (with the
 # paths that named them), the modes it requests per compared component, and
@@ -266,7 +268,7 @@ class FleetSelector:
         if found is not None:
             return found
         pool: Iterable[Manifest] = self.cluster.runtimes
-        if Step.MODEL_FORMAT in self._steps_in_force:
+        if SelectionStep.MODEL_FORMAT in self._steps_in_force:
             names = _format_key(
                 model.format.name if model.format else None,
                 model.framework.name if model.framework else None,
@@ -297,7 +299,7 @@ class FleetSelector:
         key = (step, self._keys(ctx).model, self._entries_id(view, step))
         found = self._verdicts.get(key)
         if found is None:
-            if step == Step.MODEL_FORMAT:
+            if step == SelectionStep.MODEL_FORMAT:
                 found = self.compare.first_match(view.entries, ctx.model) is not None
             else:
                 found = self.compare.score(view.entries, ctx.model) > 0
@@ -324,9 +326,9 @@ class FleetSelector:
         found = self._qualifying.get(key)
         if found is None:
             found = self._passing_model(ctx, shape)
-            if Step.ACCELERATOR_CLASS in self._steps_in_force and ctx.classes:
+            if SelectionStep.ACCELERATOR_CLASS in self._steps_in_force and ctx.classes:
                 found = found & self._runtimes_listing(tuple(name for _path, name in ctx.classes))
-            if Step.DEPLOYMENT_MODE in self._steps_in_force:
+            if SelectionStep.DEPLOYMENT_MODE in self._steps_in_force:
                 found = found & self.index.mode_passing(shape[2])
             self._qualifying[key] = found
         return found
@@ -420,7 +422,7 @@ class FleetSelector:
                 self._id(("format", *((e.index, entry_key(e)) for e in entries))),
                 self._id(("score", *((entry_key(e), e.auto_select, e.priority) for e in entries))),
             )
-        return found[0] if step == Step.MODEL_FORMAT else found[1]
+        return found[0] if step == SelectionStep.MODEL_FORMAT else found[1]
 
     def _step(
         self, ctx: Context, shape: Shape, view: RuntimeView, check: SelectionCheck
@@ -428,11 +430,11 @@ class FleetSelector:
         runtime = view.runtime
         step = check.check
         keys = self._keys(ctx)
-        if step == Step.DEPLOYMENT_MODE:
+        if step == SelectionStep.DEPLOYMENT_MODE:
             key: Hashable = (check.id, keys.modes, runtime)
-        elif step == Step.ACCELERATOR_CLASS:
+        elif step == SelectionStep.ACCELERATOR_CLASS:
             key = (check.id, keys.classes, runtime)
-        elif step == Step.MODEL_SIZE:
+        elif step == SelectionStep.MODEL_SIZE:
             key = (check.id, keys.size, runtime)
         elif step in _ENTRY_STEPS:
             # What these read of a runtime is its entries: runtimes that list the
@@ -446,9 +448,9 @@ class FleetSelector:
             return STEPS[step](ctx, view, check)
         found = self._steps.get(key)
         if found is None:
-            if step == Step.DEPLOYMENT_MODE:
+            if step == SelectionStep.DEPLOYMENT_MODE:
                 found = self._mode_step(ctx, runtime, check)
-            elif step == Step.MODEL_FORMAT:
+            elif step == SelectionStep.MODEL_FORMAT:
                 found = self._format_step(ctx, view, check)
             else:
                 found = STEPS[step](ctx, view, check)
@@ -495,10 +497,10 @@ class FleetSelector:
             step = check.check
             if step in _RUNTIME_STEPS:
                 failing = left & self._failing_alone(ctx, shape, check)
-            elif step == Step.ACCELERATOR_CLASS:
+            elif step == SelectionStep.ACCELERATOR_CLASS:
                 classes = tuple(name for _path, name in ctx.classes)
                 failing = left - self._runtimes_listing(classes) if classes else set()
-            elif step == Step.DEPLOYMENT_MODE:
+            elif step == SelectionStep.DEPLOYMENT_MODE:
                 failing = left - self.index.mode_passing(shape[2])
             else:
                 failing = {r for r in left if self._step(ctx, shape, self.view(r), check).failed}

@@ -14,21 +14,19 @@ from typing import Any
 
 import attrs
 
+from modetable.engine.modes import Resolution, Verdict
+from modetable.engine.running import failures_with_rules, logged
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Manifest, duplicate_message
-from modetable.modes import Resolution, Verdict
-from modetable.rules.model import FindingKind, Findings, ModeFinding
+from modetable.inputs.manifests import Manifest, duplicate_message
+from modetable.reports.finding import SEVERITIES, Finding, ObjectRef
+from modetable.rules.model.findings import FindingKind, Findings, ModeFinding
 from modetable.rules.policy import Policy
-from modetable.running import failures_with_rules, logged
+from modetable.rules.words import AdmissionCheck, FindingGroup, ManifestFinding, Status
 from modetable.selection import Outcome
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = [
-    "SEVERITIES",
-    "Finding",
     "Grading",
-    "ObjectRef",
-    "at_least",
     "counts",
     "deprecated",
     "described",
@@ -38,53 +36,7 @@ __all__ = [
     "invalid_finding",
     "move_targets",
     "outcome_findings",
-    "worst",
 ]
-
-# The severities of the rules' `findings`, most severe first.
-SEVERITIES = ("error", "warning", "info")
-# The groups of `findings` (rules/model.py Findings), as a finding's id begins.
-_ADMISSION = "admission"
-_NOT_CHECKED = "not_checked"
-_OUTCOME = "outcome"
-_CHECK = "check"
-_RUN_FAILURE = "run_failure"
-_COMPONENT = "component"
-_MODE_MOVE = "mode_move"
-_MODE = "mode"
-_MANIFEST = "manifest"
-_INVALID = "invalid"
-_DUPLICATE = "duplicate"
-_DENIED = "denied"
-# The kind of admission check that shows runtime selection's own denials and
-# warnings (admission/kinds.py CHECKS); its findings are selection's outcome.
-_SELECTION = "selection"
-# A mode's status (rules: modes[].status) that asks for a move.
-_DEPRECATED = "deprecated"
-_CURRENT = "current"  # a status that asks nothing
-
-
-@attrs.frozen
-class ObjectRef:
-    """The object a finding asks to fix; all None when its kind is not known."""
-
-    kind: str | None
-    namespace: str | None
-    name: str | None
-
-    @classmethod
-    def of(cls, manifest: Manifest) -> ObjectRef:
-        return cls(manifest.kind, manifest.namespace, manifest.name)
-
-
-@attrs.frozen
-class Finding:
-    severity: str
-    id: str
-    message: str
-    location: Location
-    object: ObjectRef
-    hint: str | None = None
 
 
 def _findings_rules(policy: Policy) -> Findings:
@@ -100,7 +52,7 @@ def _findings_rules(policy: Policy) -> Findings:
 def _kind_of(policy: Policy, group: str, key: str) -> FindingKind | ModeFinding:
     """The severity and description the rules give finding `group/key`."""
     findings = _findings_rules(policy)
-    if group == _MANIFEST:
+    if group == FindingGroup.MANIFEST:
         return getattr(findings.manifest, key)
     return getattr(findings, group)[key]
 
@@ -115,18 +67,7 @@ def _make(
     hint: str | None = None,
 ) -> Finding:
     kind = _kind_of(policy, group, key)
-    return Finding(kind.severity, f"{group}/{key}", message, location, obj, hint)
-
-
-def worst(findings: Iterable[Finding]) -> str | None:
-    """The most severe severity among `findings`, or None when there are none."""
-    found = {f.severity for f in findings}
-    return next((s for s in SEVERITIES if s in found), None)
-
-
-def at_least(severity: str, threshold: str) -> bool:
-    """Whether `severity` is `threshold` or more severe."""
-    return SEVERITIES.index(severity) <= SEVERITIES.index(threshold)
+    return Finding(str(kind.severity), f"{group}/{key}", message, location, obj, hint)
 
 
 # --- one InferenceService ------------------------------------------------------
@@ -195,7 +136,11 @@ def grading(policy: Policy) -> Grading:
     return Grading(
         policy=policy,
         rules=rules,
-        selection_checks=frozenset(r.id for r in policy.admission if r.check == _SELECTION),
+        # The kind of admission check that shows runtime selection's own denials
+        # and warnings (admission/kinds.py CHECKS); its findings are selection's outcome.
+        selection_checks=frozenset(
+            r.id for r in policy.admission if r.check == AdmissionCheck.SELECTION
+        ),
         asking={name: entry for name, entry in rules.mode.items() if _asks(policy, name)},
     )
 
@@ -228,7 +173,7 @@ def outcome_findings(
             found.append(
                 _make(
                     policy,
-                    _ADMISSION,
+                    FindingGroup.ADMISSION,
                     denial.rule,
                     denial.message,
                     cause.location,
@@ -238,15 +183,19 @@ def outcome_findings(
             )
         else:
             found.append(
-                _make(policy, _ADMISSION, denial.rule, denial.message, isvc.location, here)
+                _make(
+                    policy, FindingGroup.ADMISSION, denial.rule, denial.message, isvc.location, here
+                )
             )
     for text, check in zip(admission.warnings, admission.warning_checks, strict=True):
         if check not in selection_checks:
-            found.append(_make(policy, _ADMISSION, check, text, isvc.location, here))
+            found.append(_make(policy, FindingGroup.ADMISSION, check, text, isvc.location, here))
     for checks, why in _undecided_runs(admission.not_checked):
         if checks[0] in rules.not_checked:  # rules without the group grade none
             message = policy.message("admission_not_checked", check=", ".join(checks), why=why)
-            found.append(_make(policy, _NOT_CHECKED, checks[0], message, isvc.location, here))
+            found.append(
+                _make(policy, FindingGroup.NOT_CHECKED, checks[0], message, isvc.location, here)
+            )
     # A virtual InferenceService's controller resolves nothing: selection's
     # outcome is a finding only where the webhook's resolution denies it.
     webhook_denied = any(d.rule in selection_checks for d in admission.denials)
@@ -255,7 +204,7 @@ def outcome_findings(
         found.append(
             _make(
                 policy,
-                _OUTCOME,
+                FindingGroup.OUTCOME,
                 outcome.result,
                 _shown(outcome, selection_checks) or outcome.message or outcome.result,
                 (cause or isvc).location,
@@ -270,13 +219,22 @@ def outcome_findings(
         message = _shown(outcome, selection_checks) or check.reason or outcome.result
         found.append(
             _make(
-                policy, _CHECK, check.failed_check, message, runtime.location, ObjectRef.of(runtime)
+                policy,
+                FindingGroup.CHECK,
+                check.failed_check,
+                message,
+                runtime.location,
+                ObjectRef.of(runtime),
             )
         )
     if outcome.reconcile:
         for component, (error, rule) in failures_with_rules(policy, outcome.components).items():
             where, holder = _mode_place(outcome, outcome.components[component])
-            group, key = (_RUN_FAILURE, rule) if rule is not None else (_COMPONENT, component)
+            group, key = (
+                (FindingGroup.RUN_FAILURE, rule)
+                if rule is not None
+                else (FindingGroup.COMPONENT, component)
+            )
             message = f"{component}: {logged(error, outcome.reconcile_logs.get(component))}"
             found.append(_make(policy, group, key, message, where, ObjectRef.of(holder)))
     for component, resolution in outcome.components.items():
@@ -288,13 +246,15 @@ def outcome_findings(
             entry.message, component=component, mode=mode.name, replacement=mode.replacement or ""
         )
         where, holder = _mode_place(outcome, resolution)
-        found.append(_make(policy, _MODE, mode.name, message, where, ObjectRef.of(holder)))
+        found.append(
+            _make(policy, FindingGroup.MODE, mode.name, message, where, ObjectRef.of(holder))
+        )
     for move_id, change in changes:
         holder = change.holder or isvc
         found.append(
             _make(
                 policy,
-                _MODE_MOVE,
+                FindingGroup.MODE_MOVE,
                 move_id,
                 change.message,
                 change.hit.location or holder.location,
@@ -320,7 +280,7 @@ def deprecated(policy: Policy, name: str | None) -> bool:
     """Whether mode `name` is deprecated in `policy`'s version, with somewhere to
     move to (a version without the replacement has nothing to move to)."""
     mode = policy.modes_in_force.get(name or "")
-    if mode is None or mode.status != _DEPRECATED:
+    if mode is None or mode.status != Status.DEPRECATED:
         return False
     return mode.replacement is None or mode.replacement in policy.modes_in_force
 
@@ -331,9 +291,9 @@ def _asks(policy: Policy, name: str | None) -> bool:
     as MultiNode in v1.2.2, asks nothing), and (deprecated) with somewhere to
     move to."""
     mode = policy.modes_in_force.get(name or "")
-    if mode is None or mode.status == _CURRENT:
+    if mode is None or mode.status == Status.CURRENT:
         return False
-    return deprecated(policy, name) if mode.status == _DEPRECATED else True
+    return deprecated(policy, name) if mode.status == Status.DEPRECATED else True
 
 
 def move_targets(policy: Policy, outcome: Outcome) -> list[tuple[str, Any]]:
@@ -360,8 +320,8 @@ def invalid_finding(policy: Policy, error: ModetableError, obj: ObjectRef) -> Fi
     denied = error.code == ErrorCode.DENIED and _findings_rules(policy).manifest.denied
     return _make(
         policy,
-        _MANIFEST,
-        _DENIED if denied else _INVALID,
+        FindingGroup.MANIFEST,
+        ManifestFinding.DENIED if denied else ManifestFinding.INVALID,
         error.message,
         error.location or Location("<input>"),
         obj,
@@ -370,7 +330,14 @@ def invalid_finding(policy: Policy, error: ModetableError, obj: ObjectRef) -> Fi
 
 def duplicate_finding(policy: Policy, earlier: Manifest, later: Manifest) -> Finding:
     message = duplicate_message(earlier, later)
-    return _make(policy, _MANIFEST, _DUPLICATE, message, later.location, ObjectRef.of(later))
+    return _make(
+        policy,
+        FindingGroup.MANIFEST,
+        ManifestFinding.DUPLICATE,
+        message,
+        later.location,
+        ObjectRef.of(later),
+    )
 
 
 def described(policy: Policy) -> list[tuple[str, str, str]]:

@@ -11,7 +11,6 @@ import attrs
 
 from modetable.audit.fast import FleetSelector
 from modetable.audit.findings import (
-    Finding,
     Grading,
     counts,
     deprecated,
@@ -19,11 +18,11 @@ from modetable.audit.findings import (
     grading,
     move_targets,
     outcome_findings,
-    worst,
 )
 from modetable.audit.moves import Hit, find_move, hit_message, scan
-from modetable.manifests import Cluster, Manifest
-from modetable.rules.model import ModeMove
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.reports.finding import Finding, worst
+from modetable.rules.model.modes import ModeMove
 from modetable.rules.policy import Policy
 from modetable.selection import Outcome
 
@@ -327,7 +326,7 @@ class AuditSummary:
 
     def fails(self, threshold: str | None) -> bool:
         """Whether any finding is `threshold` or more severe (None: never)."""
-        from modetable.audit.findings import at_least
+        from modetable.reports.finding import at_least
 
         if threshold is None:
             return False

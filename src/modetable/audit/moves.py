@@ -16,9 +16,9 @@ from typing import Any
 import attrs
 
 from modetable.errors import Location
-from modetable.rules.model import ModeMove, MoveBreak
+from modetable.parsing.yamlio import where
+from modetable.rules.model.modes import ModeMove, MoveBreak
 from modetable.rules.policy import Policy
-from modetable.yamlio import where
 
 __all__ = ["Hit", "find_move", "hit_message", "mentions", "scan"]
 

@@ -6,13 +6,15 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from modetable.audit.findings import Finding, counts
+from modetable.audit.findings import counts
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
 from modetable.audit.upgrade import Impact
-from modetable.modes import Resolution
-from modetable.render import counted, line, table
+from modetable.engine.modes import Resolution
+from modetable.engine.running import logged
+from modetable.output.render import counted, line, table, yaml_dumper
+from modetable.reports.finding import Finding
 from modetable.rules.policy import Policy
-from modetable.running import logged
+from modetable.rules.words import Severity
 
 __all__ = [
     "PROBLEM_WORDS",
@@ -51,8 +53,12 @@ def write_yaml(
     `{"items": [...], ...trailer}`, without holding every item."""
     import yaml
 
-    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    options = {"Dumper": dumper, "sort_keys": False, "allow_unicode": True, "width": 1_000_000}
+    options = {
+        "Dumper": yaml_dumper(),
+        "sort_keys": False,
+        "allow_unicode": True,
+        "width": 1_000_000,
+    }
     empty = True
     for item in items:
         if empty:
@@ -166,7 +172,7 @@ def severity_counts(findings: Sequence[Finding]) -> str:
 
 
 def _count(number: int, severity: str) -> str:
-    word = severity if number == 1 or severity == "info" else f"{severity}s"
+    word = severity if number == 1 or severity == Severity.INFO else f"{severity}s"
     return f"{number} {word}"
 
 
@@ -184,7 +190,7 @@ def audit_summary_line(summary: dict[str, Any]) -> str:
 
 def _plural(severity: str, number: int) -> str:
     """`errors` (the InferenceServices whose most severe finding is an error)."""
-    return severity if severity == "info" else f"{severity}s"
+    return severity if severity == Severity.INFO else f"{severity}s"
 
 
 def write_upgrade(

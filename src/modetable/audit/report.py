@@ -8,11 +8,12 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from modetable import __version__
-from modetable.audit.findings import Finding, at_least, described, worst
+from modetable.__about__ import __version__
+from modetable.audit.findings import described
 from modetable.audit.fleet import Audited, AuditSummary
 from modetable.errors import Location
-from modetable.manifests import Cluster, Manifest
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.reports.finding import Finding, at_least, worst
 from modetable.rules.policy import Policy, rules_json
 
 if TYPE_CHECKING:

@@ -20,10 +20,10 @@ from modetable.audit.fleet import (
     identity_json,
 )
 from modetable.audit.moves import find_move
-from modetable.manifests import Cluster, Manifest
-from modetable.modes import Resolution, Verdict
+from modetable.engine.modes import Resolution, Verdict
+from modetable.engine.runtimes import lookup_order, runtime_request
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
-from modetable.runtimes import lookup_order, runtime_request
 from modetable.selection import assess, make_context
 
 __all__ = [

@@ -23,11 +23,12 @@ from itertools import product
 
 from modetable.authoring.callsites import call_sites
 from modetable.authoring.patterns import compress, describe
+from modetable.engine.matching import row_matches
 from modetable.errors import ErrorCode, Location, Problem
-from modetable.matching import NONE, row_matches
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.positions import field_name
 from modetable.rules.validate import index
+from modetable.rules.words import ConditionWord, HitPolicy, Severity
 from modetable.versions import in_force
 
 __all__ = [
@@ -60,7 +61,7 @@ def finding(code: str, message: str, location: Location, versions: Iterable[str]
         code=code,
         message=message,
         location=location,
-        severity="warning" if code in WARNINGS else "error",
+        severity=Severity.WARNING if code in WARNINGS else Severity.ERROR,
         versions=tuple(versions),
     )
 
@@ -112,7 +113,9 @@ def _table_findings(ruleset: RuleSet, policy: Policy) -> Iterable[tuple[str, str
             else:
                 masked_by[i].add(hits[0][0])
         for (a, row_a), (b, row_b) in _pairs(hits):
-            if hit_policy == "UNIQUE" or (hit_policy == "ANY" and row_a.outcome != row_b.outcome):
+            if hit_policy == HitPolicy.UNIQUE or (
+                hit_policy == HitPolicy.ANY and row_a.outcome != row_b.outcome
+            ):
                 overlaps.setdefault((a, b), []).append(((requested, declared), "overlap"))
     show = _show
     for inputs, _label in compress(gaps, domains):
@@ -162,7 +165,7 @@ def _pairs(hits: list) -> Iterable[tuple]:
 
 
 def _show(value: str | None) -> str:
-    return NONE if value is None else value
+    return ConditionWord.NONE if value is None else value
 
 
 def code_findings(ruleset: RuleSet) -> list[Problem]:

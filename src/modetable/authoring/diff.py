@@ -33,11 +33,12 @@ import attrs
 from modetable.admission import admit
 from modetable.authoring.patterns import compress, show_set
 from modetable.authoring.scenarios import NAMED, PRESENT, UNSET, Slot, domain, objects, slots
+from modetable.engine.matching import decide
+from modetable.engine.modes import Resolution
 from modetable.errors import Location, ModetableError
-from modetable.manifests import Manifest
-from modetable.matching import NONE, decide
-from modetable.modes import Resolution
+from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import PURPOSES, Policy
+from modetable.rules.words import ConditionWord, SourceObject
 from modetable.versions import describe_range, in_force
 
 __all__ = ["Change", "Section", "Side", "diff"]
@@ -309,7 +310,7 @@ def _matching(before: Side, after: Side) -> Section:
         why,
         before,
         after,
-        lambda v: NONE if v is None else str(v),
+        lambda v: ConditionWord.NONE if v is None else str(v),
     )
 
 
@@ -322,7 +323,7 @@ def _resolution(before: Side, after: Side, purpose: str, component: str) -> Sect
     domains = [domain(slot, modes) for slot in found]
 
     def resolved(side: Side, inputs: tuple[Any, ...]) -> Resolution:
-        from modetable.modes import resolve
+        from modetable.engine.modes import resolve
 
         policy = side.policy
         known = {s: s for s in slots(policy, purpose, component)}
@@ -381,7 +382,7 @@ def _slot_label(slot: Slot) -> str:
 
 def _resolution_text(policy: Policy, result: Resolution) -> str:
     if result.mode is None:
-        return NONE
+        return ConditionWord.NONE
     effect = f", {result.effect}" if result.effect else ""
     return f"{result.mode} ({result.source_id}{effect})"
 
@@ -424,7 +425,7 @@ def _admission(before: Side, after: Side) -> Section:
                 slot = Slot("isvc", _expand(policy, source.path), labels=(source.label,))
                 if slot not in found:
                     found.append(slot)
-    found = [s for s in found if s.object == "isvc" and s.path is not None]
+    found = [s for s in found if s.object == SourceObject.ISVC and s.path is not None]
     modes = _mode_names(before, after)
     domains = [[*domain(slot, modes), _other_value(modes)] for slot in found]
 
@@ -489,14 +490,14 @@ def _mode_checks(policy: Policy) -> frozenset[str]:
 
 
 def _expand(policy: Policy, path: str) -> tuple[str, ...]:
-    from modetable import paths
+    from modetable.parsing import paths
 
     return paths.split(path)
 
 
 def _declare(policy: Policy, body: dict[str, Any], component: Any) -> dict[str, Any]:
     """`body` with the component declared (`spec.<field>` a mapping)."""
-    from modetable import paths
+    from modetable.parsing import paths
 
     into = policy.component_path(component, policy.rules.running_merge.into)
     if isinstance(paths.lookup(body, into), dict):

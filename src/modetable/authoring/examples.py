@@ -10,10 +10,12 @@ from __future__ import annotations
 import attrs
 
 from modetable.authoring.scenarios import NAMED, PRESENT, resolve_values, source_slot
+from modetable.engine.matching import decide
 from modetable.errors import Location, ModetableError
-from modetable.matching import NONE, decide
-from modetable.rules.model import Example, SourceExample
+from modetable.rules.model.matching import Example
+from modetable.rules.model.sources import SourceExample
 from modetable.rules.policy import Policy, RuleSet
+from modetable.rules.words import ConditionWord
 from modetable.versions import in_force
 
 __all__ = ["ExampleRun", "run_examples"]
@@ -81,7 +83,7 @@ def run_examples(ruleset: RuleSet) -> list[ExampleRun]:
 
 
 def _mode(value: str) -> str | None:
-    return None if value == NONE else value
+    return None if value == ConditionWord.NONE else value
 
 
 def _matching_case(example: Example) -> str:
@@ -127,8 +129,8 @@ def _sources(example: SourceExample, policy: Policy) -> str | None:
     if example.named:
         values[NAMED] = True
     resolution = resolve_values(policy, example.purpose, example.component, values)
-    got_mode = resolution.mode or NONE
-    got_source = resolution.source_id or NONE
+    got_mode = resolution.mode or ConditionWord.NONE
+    got_source = resolution.source_id or ConditionWord.NONE
     if (got_mode, got_source) == (example.mode, example.source):
         return None
     return f"expected {example.mode} from {example.source}, got {got_mode} from {got_source}"

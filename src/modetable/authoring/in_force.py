@@ -3,7 +3,7 @@
 `rules diff` tries every decision on every input, but an output can change
 without any decision changing: a reworded message, checks in another order,
 a docs sentence, a status. This compares the rules themselves, generically
-over the model (`rules/model.py`), so a section added to the model is
+over the model (`rules/model/`), so a section added to the model is
 compared with no code here:
 
 - an item gated by `since`/`until` is kept only in the versions it is in force
@@ -27,15 +27,21 @@ from typing import Any
 import attrs
 
 from modetable.rules.kinds import Defines, Ref, field_types, split_annotated, yaml_key
-from modetable.rules.model import Mode, RuleFile
+from modetable.rules.model import RuleFile
+from modetable.rules.model.modes import Mode
 from modetable.rules.policy import Policy
+from modetable.rules.words import Origin
 from modetable.versions import describe_range, in_force
 
 __all__ = ["ABSENT", "MESSAGE_ORIGINS", "Difference", "Keyed", "compare", "in_force_data"]
 
 ABSENT = "absent"
 # Whose words a message is (rules: messages[].origin), as the diff says it.
-MESSAGE_ORIGINS = {"ome": "OME", "kubernetes": "Kubernetes", "modetable": "modetable"}
+MESSAGE_ORIGINS = {
+    Origin.OME: "OME",
+    Origin.KUBERNETES: "Kubernetes",
+    Origin.MODETABLE: "modetable",
+}
 
 
 class Keyed(dict):  # type: ignore[type-arg]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from modetable.matching import ANY  # the table's word for any value
+from modetable.rules.words import ConditionWord
 
 __all__ = ["Pattern", "compress", "describe", "show_set"]
 
@@ -58,7 +58,7 @@ def _merge(patterns: list[Pattern], position: int) -> list[Pattern]:
 def show_set(values: frozenset[Any], domain: Sequence[Any], show: Callable[[Any], str]) -> str:
     """`-` for every value, `a|b` for a few, `not c` when that is shorter."""
     if len(values) == len(set(domain)):
-        return ANY
+        return ConditionWord.ANY
     ordered = [show(v) for v in domain if v in values]
     missing = [show(v) for v in domain if v not in values]
     if len(missing) < len(ordered):

@@ -14,9 +14,10 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
-from modetable.modes import Objects, Resolution, resolve
+from modetable.engine.modes import Objects, Resolution, resolve
+from modetable.parsing import paths
 from modetable.rules.policy import Policy
+from modetable.rules.words import Counts, SourceObject
 
 __all__ = [
     "NAMED",
@@ -33,7 +34,10 @@ __all__ = [
 # A derived object holds its base object's values at the same paths (the base's
 # keys win): the InferenceService's own keys win in `merged`; the runtime's own
 # keys win over what it inherits in `runtime_resolved`.
-_LAYERED_OVER = {"merged": "isvc", "runtime_resolved": "runtime"}
+_LAYERED_OVER = {
+    SourceObject.MERGED: SourceObject.ISVC,
+    SourceObject.RUNTIME_RESOLVED: SourceObject.RUNTIME,
+}
 PRESENT = "set"  # the value of a `present` input that holds something
 UNSET = None
 
@@ -71,7 +75,7 @@ def slots(policy: Policy, purpose: str, component: str, *, counting: bool = True
     found: dict[Slot, Slot] = {}
     for plan in policy.plans(purpose, component):
         source = plan.source
-        if source.object is None or (counting and source.counts == "never"):
+        if source.object is None or (counting and source.counts == Counts.NEVER):
             continue
         slot = Slot(source.object, plan.path, plan.present)
         known = found.get(slot)
@@ -83,7 +87,7 @@ def slots(policy: Policy, purpose: str, component: str, *, counting: bool = True
             labels=(*(known.labels if known else ()), source.label),
         )
     result = list(found.values())
-    if any(plan.source.counts == "when_named" for plan in policy.plans(purpose, component)):
+    if any(plan.source.counts == Counts.WHEN_NAMED for plan in policy.plans(purpose, component)):
         result.append(NAMED)
     return result
 

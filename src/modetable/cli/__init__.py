@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from modetable import __version__
+from modetable.__about__ import __version__
 from modetable.errors import ErrorList, ModetableError
 
 __all__ = [
@@ -242,7 +242,7 @@ def main(
 
 
 def _run(argv: list[str], io: Any) -> int:
-    from modetable.shown import escape
+    from modetable.text.shown import escape
 
     def error(line: str) -> None:
         io.stderr.write(f"modetable: {escape(line)}\n")
@@ -286,7 +286,7 @@ def _command(argv: list[str], io: Any) -> int:
         with contextlib.redirect_stdout(io.stdout):  # --help and --version
             args = build_parser(argv).parse_args(argv)
         module = importlib.import_module(f"modetable.cli.{args.module}")
-        from modetable.yamlio import one_run
+        from modetable.parsing.yamlio import one_run
 
         try:
             with one_run():
@@ -299,7 +299,7 @@ def _command(argv: list[str], io: Any) -> int:
 
 def report_error(exc: ModetableError, io: Any) -> None:
     """Bad input as the user sees it: one line per problem, what the inputs hold escaped."""
-    from modetable.shown import escape
+    from modetable.text.shown import escape
 
     for error in exc.errors if isinstance(exc, ErrorList) else [exc]:
         io.stderr.write(f"modetable: error: {escape(str(error))}\n")

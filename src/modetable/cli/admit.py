@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import admit_result
-    from modetable.render import dump, line
+    from modetable.output.render import dump, line
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)

@@ -195,7 +195,7 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.output import write_upgrade
     from modetable.audit.progress import Progress
     from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
-    from modetable.manifests import check_fields
+    from modetable.inputs.checks import check_fields
     from modetable.rules.policy import rules_json
 
     ruleset = load_rules(args, io)

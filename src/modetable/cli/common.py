@@ -12,11 +12,12 @@ from typing import Any
 
 from modetable.cli.streams import Io
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Cluster, Manifest, Rejected, same_file
-from modetable.render import FORMATS
+from modetable.inputs.manifests import Cluster, Manifest, Rejected
+from modetable.inputs.sources import same_file
+from modetable.output.render import FORMATS
+from modetable.parsing.yamlio import path_problem
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
-from modetable.shown import escape
-from modetable.yamlio import path_problem
+from modetable.text.shown import escape
 
 __all__ = [
     "CI_FORMATS",
@@ -124,15 +125,15 @@ def rules_note(policy: Policy | RuleSet) -> str:
 
 
 def _stdin_bytes(io: Io) -> Any:
-    from modetable.loading import stdin_bytes
+    from modetable.inputs.loading import stdin_bytes
 
     return stdin_bytes(io.stdin)
 
 
 def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] = ()) -> Cluster:
     """The objects of `manifests` (and of `extra` files) through the one loader
-    (`modetable.loading`), duplicates warned about."""
-    from modetable.loading import load_paths
+    (`modetable.inputs.loading`), duplicates warned about."""
+    from modetable.inputs.loading import load_paths
 
     # A file also reached through `manifests` is read once, where they reach it.
     inputs = [*manifests, *extra]
@@ -147,7 +148,7 @@ def load_cluster_leniently(
     """As `load_cluster`, but an object that does not read (the API server would
     refuse it), or a file that is not YAML, is left out and returned, so the
     audit goes on with the rest."""
-    from modetable.loading import load_paths
+    from modetable.inputs.loading import load_paths
 
     stdin = _stdin_bytes(io) if "-" in manifests else None
     rejected: list[Rejected] = []
@@ -231,8 +232,8 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
 def components_table(data: dict[str, Any]) -> str:
     """The COMPONENT / MODE (/ RUN-TIME ERROR) table of select's and effective's
     JSON: a failure is shown as OME's manager logs it, when the rules say how."""
-    from modetable.render import table
-    from modetable.running import logged
+    from modetable.engine.running import logged
+    from modetable.output.render import table
 
     reconcile, logs = data["reconcile"], data["reconcile_logs"]
     rows = [

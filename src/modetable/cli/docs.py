@@ -7,7 +7,7 @@ from pathlib import Path
 
 from modetable.cli.common import Io, set_help
 from modetable.errors import Location, ModetableError
-from modetable.manifests import same_file
+from modetable.inputs.sources import same_file
 
 __all__ = ["DEFAULT_DOCS_DIR", "EXAMPLES", "add_arguments", "run"]
 
@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.cli.common import load_rules
     from modetable.docs import pages
-    from modetable.render import line
+    from modetable.output.render import line
 
     version = getattr(args, "ome_version", None)
     if version is not None and args.out is None:

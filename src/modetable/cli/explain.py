@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
-    from modetable.render import dump, line, table
+    from modetable.output.render import dump, line, table
     from modetable.rules.policy import rules_json
     from modetable.selection.explain import (
         explain_isvc,

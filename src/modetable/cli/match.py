@@ -12,7 +12,7 @@ from modetable.cli.common import (
     load_policy,
     rules_note,
 )
-from modetable.manifests import Manifest
+from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import Policy
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
     result = match_result(policy, cluster, isvc, args.runtime)
     data = result.to_json()
     if args.output != "table":
-        from modetable.render import dump
+        from modetable.output.render import dump
 
         dump(data, args.output, io.stdout)
     else:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 def _print_table(
     policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool
 ) -> None:
-    from modetable.render import line, table
+    from modetable.output.render import line, table
 
     outcomes = policy.rules.matching.outcomes
     asks = ", ".join(

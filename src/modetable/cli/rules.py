@@ -12,7 +12,7 @@ from modetable.cli import RULES_HELP
 from modetable.cli.common import CI_FORMATS, HTML_FORMAT, Io, add_output
 from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 if TYPE_CHECKING:
     from modetable.authoring.diff import Side
@@ -109,7 +109,7 @@ _EXAMPLE_GROUP = "example"
 
 
 def _check(args: argparse.Namespace, io: Io) -> int:
-    from modetable.render import dump, line
+    from modetable.output.render import dump, line
     from modetable.rules.find import named_by
     from modetable.rules.load import parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
@@ -190,10 +190,10 @@ def _report(
     """`rules check` for CI: each finding its own subject (a JUnit test case), and
     each example run that passed one with nothing found, so that a clean file
     is a report of passing tests, not an empty one (which some CI servers fail)."""
-    from modetable import __version__
-    from modetable.audit.findings import Finding, ObjectRef
+    from modetable.__about__ import __version__
     from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS
     from modetable.reports import Report, Rule, Subject
+    from modetable.reports.finding import Finding, ObjectRef
 
     nothing = ObjectRef(None, None, None)
     subjects = []
@@ -260,7 +260,7 @@ class _Comparison:
 
 def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.cli.common import policy_at
-    from modetable.render import dump
+    from modetable.output.render import dump
     from modetable.rules.find import named_by
     from modetable.rules.policy import load_ruleset, rules_json
 
@@ -404,7 +404,7 @@ def _sections_json(sections: list[Any]) -> list[dict[str, Any]]:
 
 
 def _print_comparison(comparison: _Comparison, io: Io) -> None:
-    from modetable.render import line, table
+    from modetable.output.render import line, table
 
     before, after = comparison.before, comparison.after
     io.stdout.write(line(f"From {before.label} to {after.label}:"))

@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import select_result
-    from modetable.render import dump
+    from modetable.output.render import dump
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 def _print(policy: Policy, data: dict, io: Io) -> None:
     from modetable.admission import admission_lines
-    from modetable.render import line, table
+    from modetable.output.render import line, table
 
     out = io.stdout
     runtime = data["runtime"]

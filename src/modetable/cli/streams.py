@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, TextIO
 import attrs
 
 from modetable.errors import ErrorCode, ModetableError
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = ["Io", "Output", "OutputError"]
 

@@ -8,11 +8,13 @@ from collections.abc import Iterator
 import attrs
 
 from modetable.docs.common import display_path, docs_of, range_note, rules_location
-from modetable.docs.markdown import code, table, words
 from modetable.errors import ModetableError
-from modetable.rules.model import AdmissionRule, AdmissionTable, FieldTest
+from modetable.output.markdown import code, table, words
+from modetable.rules.model.admission import AdmissionRule, FieldTest
+from modetable.rules.model.docs import AdmissionTable
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.rules.words import AdmissionCheck, AdmissionEmit, Stage
+from modetable.text.templates import fill
 
 __all__ = ["admission_checks"]
 
@@ -30,14 +32,14 @@ def admission_checks(policy: Policy) -> str:
     """The admission checks in force, in the order they run: what each reads, and its texts."""
     docs = _words(policy)
     rows = []
-    ordered = sorted(policy.admission, key=lambda r: r.stage != "schema")
+    ordered = sorted(policy.admission, key=lambda r: r.stage != Stage.SCHEMA)
     for number, rule in enumerate(ordered, 1):
         notes = [f"{code(rule.id)} ({rule.stage}){range_note(policy, rule.since, rule.until)}"]
         if rule.doc:
             notes.append(rule.doc)
         if rule.each:
             notes.append(fill(docs.each, {"components": words(list(rule.each), "then")}))
-        if rule.emit == "warning":
+        if rule.emit == AdmissionEmit.WARNING:
             notes.append(docs.warning)
         in_version = {r.id for r in policy.admission}
         if rule.undecided is not None and set(rule.undecided.after) <= in_version:
@@ -71,14 +73,14 @@ def _reads(policy: Policy, rule: AdmissionRule) -> Iterator[str]:
         for source_id in test.sources:
             yield display_path(policy, sources[source_id].path or "")
     selection = policy.rules.selection
-    if rule.check == "model_exists" and selection is not None:
+    if rule.check == AdmissionCheck.MODEL_EXISTS and selection is not None:
         ref = selection.model_ref
         yield display_path(policy, f"{ref.path}.{ref.name}")
     if rule.rollout is not None:
         yield display_path(policy, rule.rollout.groups)
     if rule.rollout is not None and rule.ordering is not None:
         yield display_path(policy, rule.rollout.group_ordering)
-    if rule.check == "selection" and selection is not None:
+    if rule.check == AdmissionCheck.SELECTION and selection is not None:
         yield display_path(policy, selection.model_ref.path)
         yield display_path(policy, policy.rules.runtime_ref.name.rpartition(".")[0])
 
@@ -93,7 +95,7 @@ def _texts(policy: Policy, rule: AdmissionRule) -> list[str]:
     for group in (rule.canary, rule.coordination, rule.budgets, rule.soak, rule.ordering):
         if group is not None:
             keys.extend(v for v in attrs.asdict(group).values() if v in messages)
-    if rule.check == "selection":
+    if rule.check == AdmissionCheck.SELECTION:
         outcomes = words([code(o) for o in rule.outcomes], "and")
         return [fill(_words(policy).selection, {"outcomes": outcomes})]
     return [code(messages[k].text) for k in dict.fromkeys(keys)]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from modetable import paths
-from modetable.docs.markdown import code
 from modetable.errors import Location, ModetableError
-from modetable.rules.model import Component, Docs
+from modetable.output.markdown import code
+from modetable.parsing import paths
+from modetable.rules.model.docs import Docs
+from modetable.rules.model.modes import Component
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import describe_range, parse_version
 
 __all__ = [

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from modetable import paths
 from modetable.docs.common import (
     Modes,
     component_named,
     docs_of,
     range_note,
 )
-from modetable.docs.markdown import bullets, code, table, words
+from modetable.engine.matching import decide
 from modetable.html.matrix import matrix_html, policies_by_version
-from modetable.matching import NONE, decide
+from modetable.output.markdown import bullets, code, table, words
+from modetable.parsing import paths
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.rules.words import Compared, ConditionWord, HitPolicy, MatchInput
+from modetable.text.templates import fill
 from modetable.versions import in_force
 
 __all__ = [
@@ -25,15 +26,15 @@ __all__ = [
 ]
 
 _HIT_POLICIES = {
-    "UNIQUE": "exactly one row matches any pair of inputs",
-    "FIRST": "the first row that matches decides",
-    "ANY": "every row that matches gives the same result",
+    HitPolicy.UNIQUE: "exactly one row matches any pair of inputs",
+    HitPolicy.FIRST: "the first row that matches decides",
+    HitPolicy.ANY: "every row that matches gives the same result",
 }
 # When a component is compared, by its `compared` value ({path}: where it is declared).
 _COMPARED = {
-    "always": "always",
-    "when_declared": "only when the InferenceService declares it ({path})",
-    "never": "never",
+    Compared.ALWAYS: "always",
+    Compared.WHEN_DECLARED: "only when the InferenceService declares it ({path})",
+    Compared.NEVER: "never",
 }
 # What a running-mode source's effect does beyond giving a mode.
 
@@ -41,7 +42,7 @@ _COMPARED = {
 
 
 def _input(value: str) -> str | None:
-    return None if value == NONE else value
+    return None if value == ConditionWord.NONE else value
 
 
 def matching_table(policy: Policy) -> str:
@@ -52,8 +53,8 @@ def matching_table(policy: Policy) -> str:
     values = policy.placeholder_values(component)
     inputs = policy.rules.matching.inputs
     headers = [
-        fill(inputs["requested"], values),
-        fill(inputs["declared"], values),
+        fill(inputs[MatchInput.REQUESTED], values),
+        fill(inputs[MatchInput.DECLARED], values),
         docs.matching_table.result,
     ]
     mode = Modes(policy)

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import attrs
 
-from modetable import atomic
 from modetable.docs.regions import Region, find_regions, splice
 from modetable.docs.tables import REGIONS
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
+from modetable.output import atomic
+from modetable.parsing.yamlio import read_file
 from modetable.rules.policy import RuleSet
-from modetable.yamlio import read_file
 
 __all__ = ["REGION_OPTIONS", "Page", "diff", "render_folder", "write"]
 
@@ -144,6 +144,6 @@ def _diff_lines(text: str) -> list[str]:
 
 
 def write(pages: list[Page]) -> None:
-    """Write the changed pages, all or none (modetable.atomic: each page staged in
+    """Write the changed pages, all or none (modetable.output.atomic: each page staged in
     full beside its target, missing folders made, then all renamed into place)."""
     atomic.write_files([(page.target, page.after.encode("utf-8")) for page in pages])

@@ -4,11 +4,12 @@ checks in order, and what each outcome shows."""
 from __future__ import annotations
 
 from modetable.docs.common import docs_of, range_note, rules_location
-from modetable.docs.markdown import code, table, words
 from modetable.errors import ModetableError
-from modetable.rules.model import Effect, Selection
+from modetable.output.markdown import code, table, words
+from modetable.rules.model.selection import Effect, Selection
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.rules.words import Emit, ModelSlot
+from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
 
 __all__ = ["rejection_table", "selection_checks", "selection_outcomes"]
@@ -70,7 +71,7 @@ def selection_checks(policy: Policy) -> str:
             notes.append(_CHECK_NOTES["unlisted"])
         if check.auto_only:
             notes.append(_CHECK_NOTES["auto_only"])
-        if check.model_slot == "empty":
+        if check.model_slot == ModelSlot.EMPTY:
             notes.append(_CHECK_NOTES["empty_slot"])
         rows.append(
             [
@@ -87,12 +88,12 @@ def selection_checks(policy: Policy) -> str:
 def _effect(policy: Policy, effect: Effect) -> str:
     docs = docs_of(policy)
     text = policy.rules.messages[effect.message].text if effect.message else None
-    if effect.emit == "condition":
+    if effect.emit == Emit.CONDITION:
         shown = f"condition {code(effect.type or '')} {code(effect.status or '')}"
         shown += f", reason {code(effect.reason or '')}"
-    elif effect.emit == "event":
+    elif effect.emit == Emit.EVENT:
         shown = f"{effect.type} event, reason {code(effect.reason or '')}"
-    elif effect.emit == "denial":
+    elif effect.emit == Emit.DENIAL:
         shown = f"denied ({effect.stage})"
     else:
         shown = effect.emit

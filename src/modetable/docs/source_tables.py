@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from modetable import paths
 from modetable.docs.common import (
     Modes,
     display_path,
@@ -13,10 +12,13 @@ from modetable.docs.common import (
     docs_of,
     range_note,
 )
-from modetable.docs.markdown import code, table, words
-from modetable.rules.model import Component, Source, SourceDocs
+from modetable.output.markdown import code, table, words
+from modetable.parsing import paths
+from modetable.rules.model.modes import Component
+from modetable.rules.model.sources import Source, SourceDocs
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.rules.words import Compared, Counts
+from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
 
 __all__ = ["declaration_table", "running_order", "valid_modes"]
@@ -31,7 +33,8 @@ def _compared(policy: Policy, source: Source) -> list[Component]:
     return [
         c
         for c in policy.components
-        if c.compared != "never" and (source.components is None or c.name in source.components)
+        if c.compared != Compared.NEVER
+        and (source.components is None or c.name in source.components)
     ]
 
 
@@ -68,7 +71,7 @@ def _counts(
             [fill(docs_of(policy).mode, {"mode": m}) for m in source.accepts or ()], "or"
         )
         return fill(shown.counts, {"accepts": accepts})
-    if source.counts != "always":
+    if source.counts != Counts.ALWAYS:
         return docs.counts[source.counts]
     parts = [docs.counts["always"]]
     if component is not None:
@@ -76,7 +79,7 @@ def _counts(
     ahead = [
         label
         for other in later
-        if other.counts == "always"
+        if other.counts == Counts.ALWAYS
         for label in _labels(policy, other, _compared(policy, other), notes=False)
     ]
     if ahead:

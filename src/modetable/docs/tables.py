@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from modetable.docs.admission_tables import admission_checks
-from modetable.docs.markdown import bullets, code
 from modetable.docs.matching_tables import (
     compared_components,
     matching_matrix,
@@ -21,6 +20,7 @@ from modetable.docs.matching_tables import (
 )
 from modetable.docs.selection_tables import rejection_table, selection_checks, selection_outcomes
 from modetable.docs.source_tables import declaration_table, running_order, valid_modes
+from modetable.output.markdown import bullets, code
 from modetable.rules.policy import Policy
 
 Renderer = Callable[[Policy], str]

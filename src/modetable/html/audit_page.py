@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from modetable.engine.running import logged
 from modetable.html.markup import asset, element, json_island, page, text, visible
-from modetable.render import counted
-from modetable.running import logged
+from modetable.output.render import counted
 
 __all__ = ["audit_page", "upgrade_page"]
 

@@ -13,11 +13,12 @@ import re
 
 import attrs
 
+from modetable.engine.matching import decide
 from modetable.errors import ModetableError
 from modetable.html.markup import asset, element, text
-from modetable.matching import NONE, decide
 from modetable.rules.policy import Policy
-from modetable.templates import fill
+from modetable.rules.words import ConditionWord, MatchInput
+from modetable.text.templates import fill
 
 __all__ = [
     "Cell",
@@ -122,8 +123,12 @@ def _labels(policy: Policy) -> tuple[str, str, str]:
     component = policy.components_by_name.get(named or "", policy.components[0])
     values = policy.placeholder_values(component)
     inputs = policy.rules.matching.inputs
-    none = docs.none if docs is not None else NONE
-    return fill(inputs["requested"], values), fill(inputs["declared"], values), none
+    none = docs.none if docs is not None else ConditionWord.NONE
+    return (
+        fill(inputs[MatchInput.REQUESTED], values),
+        fill(inputs[MatchInput.DECLARED], values),
+        none,
+    )
 
 
 def _cell_html(cell: Cell, inline_style: bool, was: Cell | None = None) -> str:

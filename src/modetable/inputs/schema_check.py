@@ -35,7 +35,7 @@ import attrs
 from modetable.errors import Location
 from modetable.inputs import api_texts as texts
 from modetable.inputs.crd_schema import KindSchema
-from modetable.yamlio import YamlList, YamlMap
+from modetable.parsing.yamlio import YamlList, YamlMap
 
 __all__ = [
     "META_FIELDS",

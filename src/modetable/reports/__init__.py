@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import attrs
 
-from modetable.audit.findings import Finding
 from modetable.errors import Location
+from modetable.reports.finding import Finding
 
 __all__ = ["FORMATS", "Report", "Rule", "Subject", "write"]
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from modetable.audit.findings import Finding
 from modetable.reports import Report
-from modetable.shown import escape
+from modetable.reports.finding import Finding
+from modetable.rules.words import Severity
+from modetable.text.shown import escape
 
 __all__ = ["command", "escape_data", "escape_property", "write"]
 
 # A finding's severity → the workflow command that annotates with it.
-_COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
+_COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
 
 def escape_data(text: str) -> str:

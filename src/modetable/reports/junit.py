@@ -7,9 +7,9 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from modetable.audit.findings import Finding, at_least
 from modetable.reports import Report, Subject
-from modetable.shown import escape
+from modetable.reports.finding import Finding, at_least
+from modetable.text.shown import escape
 
 __all__ = ["failing", "line", "write"]
 

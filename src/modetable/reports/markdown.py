@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from modetable.audit.findings import SEVERITIES, Finding
-from modetable.docs.markdown import code, inert, table
+from modetable.output.markdown import code, inert, table
 from modetable.reports import Report
+from modetable.reports.finding import SEVERITIES, Finding
 
 __all__ = ["COMMENT_LIMIT", "HEADERS", "write"]
 

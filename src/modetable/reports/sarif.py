@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from modetable.audit.findings import Finding
 from modetable.reports import Report
+from modetable.reports.finding import Finding
+from modetable.rules.words import Severity
 
 __all__ = ["LEVELS", "SCHEMA", "VERSION", "document", "location", "result", "uri", "write"]
 
@@ -19,7 +20,7 @@ SCHEMA = (
 )
 VERSION = "2.1.0"
 # A finding's severity → SARIF's level.
-LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 # The file name modetable gives standard input: no artifact to point at.
 _STDIN = "<stdin>"
 # SARIF reads `[text](destination)` in a plain-text message as an embedded

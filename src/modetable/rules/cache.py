@@ -52,7 +52,7 @@ from typing import Any
 
 import attrs
 
-from modetable import __version__
+from modetable.__about__ import __version__
 from modetable.errors import Location
 from modetable.rules.model import RuleFile
 
@@ -84,16 +84,31 @@ MAX_ENTRY_BYTES = 16 * 1024 * 1024
 # equal to rules/load.py's imports, followed through).
 MODULES = (
     "errors.py",
+    "parsing/__init__.py",
+    "parsing/yamlio.py",
     "rules/find.py",
     "rules/kinds.py",
     "rules/load.py",
-    "rules/model.py",
+    "rules/model/__init__.py",
+    "rules/model/admission.py",
+    "rules/model/docs.py",
+    "rules/model/findings.py",
+    "rules/model/manifests.py",
+    "rules/model/matching.py",
+    "rules/model/messages.py",
+    "rules/model/modes.py",
+    "rules/model/names.py",
+    "rules/model/rollout.py",
+    "rules/model/runtimes.py",
+    "rules/model/selection.py",
+    "rules/model/sources.py",
     "rules/positions.py",
     "rules/validate.py",
-    "shown.py",
-    "templates.py",
+    "rules/words.py",
+    "text/__init__.py",
+    "text/shown.py",
+    "text/templates.py",
     "versions.py",
-    "yamlio.py",
 )
 # The libraries that build the rules (cattrs, PyYAML, packaging) or hold them
 # (attrs' pickling of its classes): an upgrade without a modetable release
@@ -161,7 +176,7 @@ def load_cached(
         name = entry_name(file)
     except Exception:  # a fingerprint that cannot be taken: no cache
         return parse()
-    from modetable.yamlio import charge_again, charges_recorded
+    from modetable.parsing.yamlio import charge_again, charges_recorded
 
     said = warn or (lambda _text: None)
     place = _open_folder(folder, said)
@@ -381,15 +396,31 @@ class _Unpickler(pickle.Unpickler):
 @functools.cache
 def _allowed() -> dict[tuple[str, str], type]:
     """The classes an entry may make, by (module, name): the rules model's attrs
-    classes, and the mappings and lists the loader builds."""
-    from modetable.rules import model
-    from modetable.yamlio import YamlList, YamlMap
+    classes (a module per section of the file), the words they hold
+    (`rules/words.py`'s enums), and the mappings and lists the loader builds."""
+    import enum
+    import sys
 
-    kinds = [
+    from modetable.parsing.yamlio import YamlList, YamlMap
+    from modetable.rules import model, words
+
+    prefix = model.__name__
+    kinds: list[type] = []
+    for name, module in list(sys.modules.items()):
+        if module is None or not (name == prefix or name.startswith(prefix + ".")):
+            continue
+        kinds.extend(
+            value
+            for value in vars(module).values()
+            if isinstance(value, type) and value.__module__ == name and attrs.has(value)
+        )
+    kinds.extend(
         value
-        for value in vars(model).values()
-        if isinstance(value, type) and value.__module__ == model.__name__ and attrs.has(value)
-    ]
+        for value in vars(words).values()
+        if isinstance(value, type)
+        and value.__module__ == words.__name__
+        and issubclass(value, enum.Enum)
+    )
     return {(kind.__module__, kind.__qualname__): kind for kind in (*kinds, YamlMap, YamlList)}
 
 

@@ -112,7 +112,7 @@ def bundled_rules_path() -> Path:
 def read_rules_bytes(path: Path) -> bytes:
     """The rules file's bytes, read within the byte limit every input has (a
     FIFO or /dev/zero too), or a one-line error naming it."""
-    from modetable.yamlio import read_file
+    from modetable.parsing.yamlio import read_file
 
     return read_file(path, str(path))
 

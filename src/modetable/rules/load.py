@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import typing
 from collections.abc import Iterator
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -24,13 +25,15 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
+from modetable.parsing.yamlio import decode, describe, duplicate_key_message, load_documents
 from modetable.rules.find import read_rules_bytes
 from modetable.rules.kinds import yaml_key
-from modetable.rules.model import RowCondition, RuleFile, TestValue
+from modetable.rules.model import RuleFile
+from modetable.rules.model.admission import TestValue
+from modetable.rules.model.matching import RowCondition
 from modetable.rules.positions import PathPart, field_name, locate
 from modetable.rules.validate import validate
-from modetable.shown import quote
-from modetable.yamlio import decode, describe, duplicate_key_message, load_documents
+from modetable.text.shown import quote
 
 __all__ = ["converter", "parse_rules", "read_rules_text"]
 
@@ -87,6 +90,13 @@ def _strict_bool(value: Any, _type: Any) -> bool:
     if not isinstance(value, bool):
         raise _StructureError(f"expected true or false, got {_described_plainly(value)}")
     return value
+
+
+def _word(value: Any, type_: Any) -> StrEnum:
+    if not isinstance(value, str) or value not in type_._value2member_map_:
+        allowed = ", ".join(word.value for word in type_)
+        raise _NotAllowed(f"{_describe(value)} is not one of: {allowed}")
+    return type_(value)
 
 
 def _condition(value: Any, _type: Any) -> RowCondition:
@@ -191,6 +201,10 @@ def _make_converter() -> cattrs.Converter:
         return hook
 
     converter.register_structure_hook_factory(is_literal, literal_hook_factory)
+
+    # A word of rules/words.py, read as its member and refused as a Literal's word
+    # is (registered for StrEnum, so it comes before str's hook for its subclasses).
+    converter.register_structure_hook(StrEnum, _word)
 
     def attrs_factory(type_: Any) -> Any:
         overrides = {

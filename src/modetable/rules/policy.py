@@ -13,8 +13,8 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
 from modetable.errors import Location, ModetableError
+from modetable.parsing import paths
 from modetable.rules import positions
 from modetable.rules.cache import load_cached
 from modetable.rules.find import (
@@ -25,18 +25,15 @@ from modetable.rules.find import (
     named_by,
     read_rules_bytes,
 )
-from modetable.rules.model import (
-    AdmissionRule,
-    Component,
-    Mode,
-    Row,
-    RuleFile,
-    RunFailure,
-    Source,
-)
+from modetable.rules.model import RuleFile
+from modetable.rules.model.admission import AdmissionRule
+from modetable.rules.model.matching import Row
+from modetable.rules.model.modes import Component, Mode
+from modetable.rules.model.runtimes import RunFailure
+from modetable.rules.model.sources import Source
 from modetable.settled import settled
-from modetable.shown import escape
-from modetable.templates import fill, go_quoted_inner
+from modetable.text.shown import escape
+from modetable.text.templates import fill, go_quoted_inner
 from modetable.versions import Placement, in_force, parse_version, place
 
 __all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset", "rules_json"]
@@ -275,8 +272,8 @@ def load_ruleset(
 
     def parse() -> tuple[RuleFile, Any]:
         # The loader (cattrs, validation) is imported only when the cache misses.
+        from modetable.parsing.yamlio import decode
         from modetable.rules.load import parse_rules
-        from modetable.yamlio import decode
 
         return parse_rules(decode(data, file), file)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from modetable.errors import Location
-from modetable.yamlio import YamlList, YamlMap
+from modetable.parsing.yamlio import YamlList, YamlMap
 
 __all__ = ["PathPart", "field_name", "locate"]
 

@@ -13,6 +13,7 @@ import inspect
 import json
 import types
 import typing
+from enum import StrEnum
 from typing import Any
 
 import attrs
@@ -136,9 +137,13 @@ def _base_schema(base: Any, definitions: dict[str, Any]) -> dict[str, Any]:
         key_base = split_annotated(key_type)[0]
         if typing.get_origin(key_base) is typing.Literal:
             schema["propertyNames"] = {"enum": list(typing.get_args(key_base))}
+        elif _is_words(key_base):
+            schema["propertyNames"] = {"enum": [word.value for word in key_base]}
         return schema
     if origin is typing.Literal:
         return {"enum": list(typing.get_args(base))}
+    if _is_words(base):
+        return {"enum": [word.value for word in base]}
     if base is str:
         return {"type": "string"}
     if base is bool:
@@ -146,6 +151,11 @@ def _base_schema(base: Any, definitions: dict[str, Any]) -> dict[str, Any]:
     if base is int:
         return {"type": "integer"}
     raise TypeError(f"no JSON Schema for {base!r}")  # a model type this module must learn
+
+
+def _is_words(type_: Any) -> bool:
+    """A closed set of words (rules/words.py): the schema lists its values."""
+    return isinstance(type_, type) and issubclass(type_, StrEnum)
 
 
 def _describe(mark: Any) -> str | None:

@@ -29,23 +29,26 @@ from modetable.rules.kinds import (
     split_annotated,
     yaml_key,
 )
-from modetable.rules.model import (
+from modetable.rules.model import RuleFile
+from modetable.rules.model.admission import AdmissionRule
+from modetable.rules.model.messages import Message
+from modetable.rules.model.modes import Mode
+from modetable.rules.model.runtimes import RuntimeCheck
+from modetable.rules.model.selection import Effect, Selection, SelectionCheck
+from modetable.rules.model.sources import Source
+from modetable.rules.positions import PathPart
+from modetable.rules.words import (
     OUTCOMES_NOT_RESULTS,
     OUTCOMES_WITH_A_RUNTIME,
-    WHEN_RECORDED,
-    AdmissionRule,
-    Effect,
-    Message,
-    Mode,
-    RuleFile,
-    RuntimeCheck,
-    Selection,
-    SelectionCheck,
-    Source,
+    AdmissionCheck,
+    EffectWhen,
+    Emit,
+    FindingGroup,
+    SelectionStep,
+    Status,
 )
-from modetable.rules.positions import PathPart
-from modetable.shown import quote
-from modetable.templates import placeholders
+from modetable.text.shown import quote
+from modetable.text.templates import placeholders
 from modetable.versions import parse_version
 
 __all__ = ["Definition", "Index", "Reference", "index", "validate"]
@@ -415,28 +418,28 @@ def _admission_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     where the kind gives one. A per-component path needs `each`."""
     check = value.get("check")
     problems: list[tuple[str, str | None]] = []
-    if check == "allowed_values" and value.get("source") is None:
+    if check == AdmissionCheck.ALLOWED_VALUES and value.get("source") is None:
         problems.append(("an allowed_values check names the source whose value it checks", None))
     needs = {
-        "allowed_values": ("message",),
-        "agree_when_any": ("components", "message"),
-        "model_exists": ("lookup", "message"),
-        "selection": ("outcomes",),
-        "canary": ("rollout", "canary", "values"),
-        "coordination": ("rollout", "coordination", "values"),
-        "rolling_update_budgets": ("rollout", "budgets"),
-        "ratio_tolerance": ("rollout", "bounds", "message"),
-        "zero_budget": ("rollout", "message"),
-        "soak": ("rollout", "soak"),
-        "rollout_ordering": ("rollout", "ordering"),
+        AdmissionCheck.ALLOWED_VALUES: ("message",),
+        AdmissionCheck.AGREE_WHEN_ANY: ("components", "message"),
+        AdmissionCheck.MODEL_EXISTS: ("lookup", "message"),
+        AdmissionCheck.SELECTION: ("outcomes",),
+        AdmissionCheck.CANARY: ("rollout", "canary", "values"),
+        AdmissionCheck.COORDINATION: ("rollout", "coordination", "values"),
+        AdmissionCheck.ROLLING_UPDATE_BUDGETS: ("rollout", "budgets"),
+        AdmissionCheck.RATIO_TOLERANCE: ("rollout", "bounds", "message"),
+        AdmissionCheck.ZERO_BUDGET: ("rollout", "message"),
+        AdmissionCheck.SOAK: ("rollout", "soak"),
+        AdmissionCheck.ROLLOUT_ORDERING: ("rollout", "ordering"),
     }
     for field in needs.get(check, ()) if isinstance(check, str) else ():
         if not value.get(field):
             article = "an" if str(check)[:1] in "aeiou" else "a"
             problems.append((f"{article} {check} check names its {field}", None))
-    if check == "fields" and not value.get("cases") and not value.get("undecided"):
+    if check == AdmissionCheck.FIELDS and not value.get("cases") and not value.get("undecided"):
         problems.append(("a fields check has cases (or says when it is undecided)", None))
-    if check == "fields" and not value.get("each") and _names_a_component(value):
+    if check == AdmissionCheck.FIELDS and not value.get("each") and _names_a_component(value):
         problems.append(("a path with a component's {placeholder} needs `each`", None))
     return problems
 
@@ -457,7 +460,7 @@ def _names_a_component(node: Any) -> bool:
 
 # The one selection step whose reason is not its own message (the matching
 # row's message says why a mode is rejected).
-_STEP_WITHOUT_MESSAGE = "deployment_mode"
+_STEP_WITHOUT_MESSAGE = SelectionStep.DEPLOYMENT_MODE
 
 
 def _selection_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
@@ -470,7 +473,7 @@ def _selection_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | N
 
 # Mode statuses that ask for a move or a look: a component running in such a
 # mode is a finding (`findings.mode`).
-_STATUSES_FOUND = ("deprecated", "legacy")
+_STATUSES_FOUND = (Status.DEPRECATED, Status.LEGACY)
 
 
 def _items(value: Any, key: str) -> list[Mapping[str, Any]]:
@@ -484,19 +487,25 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
     outcomes = selection.get("outcomes") if isinstance(selection.get("outcomes"), Mapping) else {}
     names = {
         # A check of kind selection shows selection's outcome (`outcome` group).
-        "admission": [
-            i.get("id") for i in _items(value, "admission") if i.get("check") != "selection"
+        FindingGroup.ADMISSION: [
+            i.get("id")
+            for i in _items(value, "admission")
+            if i.get("check") != AdmissionCheck.SELECTION
         ],
         # A check that can be left undecided says so in the audit too.
-        "not_checked": [i.get("id") for i in _items(value, "admission") if "undecided" in i],
-        "outcome": [
+        FindingGroup.NOT_CHECKED: [
+            i.get("id") for i in _items(value, "admission") if "undecided" in i
+        ],
+        FindingGroup.OUTCOME: [
             o for o in outcomes if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS)
         ],
-        "check": [c.get("id") for c in _items(selection, "checks") if not c.get("auto_only")],
-        "run_failure": [i.get("id") for i in _items(value, "run_failures")],
-        "component": [i.get("name") for i in _items(value, "components")],
-        "mode_move": [i.get("id") for i in _items(value, "mode_moves")],
-        "mode": [
+        FindingGroup.CHECK: [
+            c.get("id") for c in _items(selection, "checks") if not c.get("auto_only")
+        ],
+        FindingGroup.RUN_FAILURE: [i.get("id") for i in _items(value, "run_failures")],
+        FindingGroup.COMPONENT: [i.get("name") for i in _items(value, "components")],
+        FindingGroup.MODE_MOVE: [i.get("id") for i in _items(value, "mode_moves")],
+        FindingGroup.MODE: [
             i.get("name") for i in _items(value, "modes") if i.get("status") in _STATUSES_FOUND
         ],
     }
@@ -535,8 +544,12 @@ def _effect_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     """`recorded` reads whether the effect's own condition is recorded: only
     a condition has one."""
     when = value.get("when")
-    if isinstance(when, list) and WHEN_RECORDED in when and value.get("emit") != "condition":
-        return [(f"`when: [{WHEN_RECORDED}]` holds only on a condition effect", "when")]
+    if (
+        isinstance(when, list)
+        and EffectWhen.RECORDED in when
+        and value.get("emit") != Emit.CONDITION
+    ):
+        return [(f"`when: [{EffectWhen.RECORDED}]` holds only on a condition effect", "when")]
     return []
 
 
@@ -566,7 +579,7 @@ def _outcome_message_checks(value: Mapping[str, Any]) -> list[tuple[str, str | N
 
 
 def _runtime_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
-    """What each kind of runtime webhook check needs (admission/runtimes.py)."""
+    """What each kind of runtime webhook check needs (inputs/runtime_admission.py)."""
     needs = {"profile_disabled": ("field", "value"), "priorities_agree": ("entry_name",)}
     check = value.get("check")
     return [

@@ -15,16 +15,18 @@ For one InferenceService:
 For a fleet (the audit's fast path, which prunes and memoises but must give
 `select`'s answers):
 
-- the steps: `Step`, `STEPS` (each step's function), `skip_note` (why a check
-  does not run), `runtime_view` / `RuntimeView` (a runtime as the checks read
-  it), `ranking_facts` and `rank_key` (what ranks a runtime that qualifies),
-  `order` (candidates in rank order);
+- the steps: `STEPS` (each step's function, keyed by `rules.words.SelectionStep`),
+  `skip_note` (why a check does not run), `runtime_view` / `RuntimeView` (a
+  runtime as the checks read it), `ranking_facts` and `rank_key` (what ranks
+  a runtime that qualifies), `order` (candidates in rank order);
 - the model: `model_facts` / `ModelFacts`, `Entry`, `Comparisons` (how entries
   and models are compared, which a fleet memoises);
 - the outcome: `no_runtime_message`, `selection_rules` (the policy's
   `selection:` section), `read_field` (a typed, located manifest field).
 """
 
+from modetable.inputs.fields import read as read_field
+from modetable.inputs.formats import Entry, ModelFacts, model_facts
 from modetable.selection.checks import (
     STEPS,
     Candidate,
@@ -32,7 +34,6 @@ from modetable.selection.checks import (
     CheckState,
     Context,
     RuntimeView,
-    Step,
     assess,
     make_context,
     order,
@@ -41,8 +42,6 @@ from modetable.selection.checks import (
     skip_note,
 )
 from modetable.selection.compare import Comparisons
-from modetable.selection.fields import read as read_field
-from modetable.selection.formats import Entry, ModelFacts, model_facts
 from modetable.selection.outcome import (
     Event,
     Outcome,
@@ -67,7 +66,6 @@ __all__ = [
     "Outcome",
     "RuntimeView",
     "StatusCondition",
-    "Step",
     "assess",
     "candidate_json",
     "make_context",

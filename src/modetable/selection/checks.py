@@ -14,23 +14,24 @@ from typing import Any
 
 import attrs
 
+from modetable.engine.matching import RuntimeMatch, match_runtime, requested_modes
+from modetable.engine.modes import Resolution
+from modetable.engine.runtimes import resolve_chain
 from modetable.errors import ErrorCode, ModetableError
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import RuntimeMatch, match_runtime, requested_modes
-from modetable.modes import Resolution
-from modetable.paths import split, value_location
-from modetable.rules.model import SelectionCheck
+from modetable.inputs.fields import read
+from modetable.inputs.formats import Entry, ModelFacts, entries_of
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing.paths import split, value_location
+from modetable.parsing.yamlio import where
+from modetable.rules.model.selection import SelectionCheck
 from modetable.rules.policy import Policy
-from modetable.runtimes import resolve_chain
+from modetable.rules.words import SelectionStep
 from modetable.selection import scoring
 from modetable.selection.compare import Comparisons
-from modetable.selection.fields import read
-from modetable.selection.formats import Entry, ModelFacts, entries_of
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import SizeRange, distance, parse_size, within
-from modetable.templates import fill
+from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
-from modetable.yamlio import where
 
 __all__ = [
     "STEPS",
@@ -39,7 +40,6 @@ __all__ = [
     "CheckState",
     "Context",
     "RuntimeView",
-    "Step",
     "StepFunction",
     "assess",
     "make_context",
@@ -57,19 +57,6 @@ class CheckState(StrEnum):
     PASSED = "passed"
     FAILED = "failed"
     SKIPPED = "skipped"
-
-
-class Step(StrEnum):
-    """The steps a selection check can run (the rules' `selection.checks[].check`,
-    rules.model.SelectionStep); STEPS gives each its function."""
-
-    DISABLED = "disabled"
-    ACCELERATOR_CLASS = "accelerator_class"
-    DEPLOYMENT_MODE = "deployment_mode"
-    MODEL_FORMAT = "model_format"
-    MODEL_SIZE = "model_size"
-    AUTO_SELECT = "auto_select"
-    SCORE = "score"
 
 
 @attrs.frozen(eq=False)
@@ -321,14 +308,14 @@ def _check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> Chec
     return _result(check, value <= 0, reason, inputs=(("score", str(value)),))
 
 
-STEPS: dict[Step, StepFunction] = {
-    Step.DISABLED: _check_disabled,
-    Step.ACCELERATOR_CLASS: _check_accelerator_class,
-    Step.DEPLOYMENT_MODE: _check_deployment_mode,
-    Step.MODEL_FORMAT: _check_model_format,
-    Step.MODEL_SIZE: _check_model_size,
-    Step.AUTO_SELECT: _check_auto_select,
-    Step.SCORE: _check_score,
+STEPS: dict[SelectionStep, StepFunction] = {
+    SelectionStep.DISABLED: _check_disabled,
+    SelectionStep.ACCELERATOR_CLASS: _check_accelerator_class,
+    SelectionStep.DEPLOYMENT_MODE: _check_deployment_mode,
+    SelectionStep.MODEL_FORMAT: _check_model_format,
+    SelectionStep.MODEL_SIZE: _check_model_size,
+    SelectionStep.AUTO_SELECT: _check_auto_select,
+    SelectionStep.SCORE: _check_score,
 }
 
 

@@ -8,9 +8,10 @@ subclass that compares each distinct (entry, model) pair of values once
 
 from __future__ import annotations
 
+from modetable.inputs.formats import Entry, ModelFacts
 from modetable.rules.policy import Policy
 from modetable.selection import scoring
-from modetable.selection.formats import Entry, ModelFacts, differences, label, sides_match
+from modetable.selection.formats import differences, label, sides_match
 from modetable.selection.rules import selection_rules
 
 __all__ = ["Comparisons"]

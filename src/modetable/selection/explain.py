@@ -8,15 +8,15 @@ from typing import Any
 
 import attrs
 
+from modetable.engine.runtimes import runtime_request
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest, object_json
+from modetable.inputs.fields import read
+from modetable.inputs.formats import model_facts
+from modetable.inputs.manifests import Cluster, Manifest, object_json
 from modetable.rules.policy import Policy
-from modetable.runtimes import runtime_request
+from modetable.rules.words import SelectionOutcome
 from modetable.selection.checks import Candidate, Context, assess, make_context, order
-from modetable.selection.fields import read
-from modetable.selection.formats import model_facts
 from modetable.selection.outcome import (
-    MODEL_FORMAT_MISSING,
     did_you_mean,
     find_model,
     outcome_hint,
@@ -98,7 +98,9 @@ def _explain(
         candidates=candidates,
         note=note,
         cause=model if not facts.format_name else None,
-        hint=None if facts.format_name else outcome_hint(policy, MODEL_FORMAT_MISSING),
+        hint=None
+        if facts.format_name
+        else outcome_hint(policy, SelectionOutcome.MODEL_FORMAT_MISSING),
     )
 
 

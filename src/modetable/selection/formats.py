@@ -1,190 +1,37 @@
-"""A model and a runtime's supportedModelFormats entries: what each holds,
-whether an entry matches, and every difference as the reason spells it."""
+"""A runtime's supportedModelFormats entries against a model: whether an entry
+matches, every difference as the reason spells it, and the `mt:` label (the
+entries and the model are read, typed, in inputs/formats.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-import attrs
-
-from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Manifest
-from modetable.paths import split, value_location
-from modetable.rules.model import Selection, SpecFields
+from modetable.inputs.formats import Entry, ModelFacts, Spec
 from modetable.rules.policy import Policy
+from modetable.rules.words import Difference, LabelPart
 from modetable.selection import model_versions
-from modetable.selection.fields import read
 from modetable.selection.rules import selection_rules
-from modetable.yamlio import where as where_in
 
 __all__ = [
     "DIFFERENCES",
     "LABEL_PARTS",
-    "Entry",
-    "ModelFacts",
-    "Spec",
     "differences",
-    "entries_of",
     "label",
-    "model_facts",
     "sides_match",
 ]
 
 
-@attrs.frozen
-class Spec:
-    """A modelFormat or a modelFramework. An empty version still counts as set."""
-
-    name: str
-    version: str | None = None
-    operator: str | None = None
-    weight: int | None = None
-
-
-@attrs.frozen
-class ModelFacts:
-    """What selection reads from a model (BaseModel or ClusterBaseModel)."""
-
-    manifest: Manifest | None
-    format: Spec
-    framework: Spec | None
-    architecture: str | None
-    quantization: str | None
-    pipeline: dict[str, Any] | None
-    size: str | None
-    disabled: bool
-    distribution: str | None = None
-
-    @property
-    def format_name(self) -> str:
-        return self.format.name
-
-
-@attrs.frozen
-class Entry:
-    """One supportedModelFormats entry."""
-
-    index: int
-    format: Spec
-    framework: Spec
-    architecture: str | None
-    quantization: str | None
-    pipeline: dict[str, Any] | None
-    auto_select: bool | None
-    priority: int | None
-
-
-def _spec(
-    node: Any, path: str, fields: SpecFields, where: Location, *, entry: bool, prefix: str = ""
-) -> Spec | None:
-    value = read(node, path, dict, where, prefix)
-    if value is None:
-        return None
-    here = value_location(node, split(path), where) or where
-    inner = f"{prefix}{path}."
-    name = read(value, fields.name, str, here, inner)
-    if name is None:
-        if entry:
-            raise ModetableError(f"{inner}{fields.name} is required", here)
-        name = ""
-    return Spec(
-        name=name,
-        version=read(value, fields.version, str, here, inner),
-        operator=read(value, fields.operator, str, here, inner),
-        weight=read(value, fields.weight, int, here, inner),
-    )
-
-
-def _pipeline(
-    selection: Selection, node: Any, path: str, where: Location, prefix: str = ""
-) -> dict[str, Any] | None:
-    """A diffusionPipeline, its fields checked for type (it is compared field by field)."""
-    pipeline = read(node, path, dict, where, prefix)
-    if pipeline is None:
-        return None
-    rule = selection.formats.pipeline
-    here = value_location(node, split(path), where) or where
-    inner = f"{prefix}{path}."
-    read(pipeline, rule.class_name, str, here, inner)
-    components = [(name, inner) for name in rule.components]
-    additional = read(pipeline, rule.additional, dict, here, inner) or {}
-    components += [(name, f"{inner}{rule.additional}.") for name in additional]
-    for name, owner in components:
-        holder = additional if owner != inner else pipeline
-        component = read(holder, name, dict, here, owner)
-        for field in rule.component_fields if component is not None else ():
-            read(component, field, str, here, f"{owner}{name}.")
-    return pipeline
-
-
-def model_facts(selection: Selection, model: Manifest) -> ModelFacts:
-    fields, where = selection.model, model.location
-    body = model.body
-    return ModelFacts(
-        manifest=model,
-        # OME's model always has a format; an unset one has an empty name.
-        format=_spec(body, fields.format, selection.spec_fields, where, entry=False)
-        or Spec(name=""),
-        framework=_spec(body, fields.framework, selection.spec_fields, where, entry=False),
-        architecture=read(body, fields.architecture, str, where),
-        quantization=read(body, fields.quantization, str, where),
-        pipeline=_pipeline(selection, body, fields.pipeline, where),
-        size=read(body, fields.size, str, where),
-        disabled=bool(read(body, fields.disabled, bool, where)),
-        distribution=read(body, fields.distribution, str, where) if fields.distribution else None,
-    )
-
-
-def entries_of(
-    selection: Selection, spec_holder: dict[str, Any], where: Location
-) -> tuple[Entry, ...]:
-    """The runtime's entries; `spec_holder` is `{"spec": <the spec read>}`."""
-    fields = selection.entry
-    path = selection.runtime.entries
-    items = read(spec_holder, path, list, where) or []
-    list_where = value_location(spec_holder, split(path), where) or where
-    entries = []
-    for index, item in enumerate(items):
-        here = where_in(items, index, list_where)
-        prefix = f"{path}[{index}]."
-        if not isinstance(item, dict):
-            raise ModetableError(
-                f"{path}[{index}] must be a mapping", here, code=ErrorCode.WRONG_TYPE
-            )
-        sides = {}
-        for side in (fields.format, fields.framework):
-            sides[side] = _spec(item, side, selection.spec_fields, here, entry=True, prefix=prefix)
-            if sides[side] is None:
-                raise ModetableError(
-                    f"{prefix}{side} is required (the API server refuses an entry without it)",
-                    here,
-                )
-        format_spec, framework = sides[fields.format], sides[fields.framework]
-        assert format_spec is not None and framework is not None
-        entries.append(
-            Entry(
-                index=index,
-                format=format_spec,
-                framework=framework,
-                architecture=read(item, fields.architecture, str, here, prefix),
-                quantization=read(item, fields.quantization, str, here, prefix),
-                pipeline=_pipeline(selection, item, fields.pipeline, here, prefix),
-                auto_select=read(item, fields.auto_select, bool, here, prefix),
-                priority=read(item, fields.priority, int, here, prefix),
-            )
-        )
-    return tuple(entries)
-
-
-# The parts a format label may name (rules.model.LabelPart), each read off the model.
-LABEL_PARTS: dict[str, Callable[[ModelFacts], str | None]] = {
-    "format_name": lambda model: model.format_name,
-    "format_version": lambda model: model.format.version,
-    "architecture": lambda model: model.architecture,
-    "quantization": lambda model: model.quantization,
-    "framework_name": lambda model: model.framework.name if model.framework else None,
-    "framework_version": lambda model: model.framework.version if model.framework else None,
+# The parts a format label may name, each read off the model.
+LABEL_PARTS: dict[LabelPart, Callable[[ModelFacts], str | None]] = {
+    LabelPart.FORMAT_NAME: lambda model: model.format_name,
+    LabelPart.FORMAT_VERSION: lambda model: model.format.version,
+    LabelPart.ARCHITECTURE: lambda model: model.architecture,
+    LabelPart.QUANTIZATION: lambda model: model.quantization,
+    LabelPart.FRAMEWORK_NAME: lambda model: model.framework.name if model.framework else None,
+    LabelPart.FRAMEWORK_VERSION: (
+        lambda model: model.framework.version if model.framework else None
+    ),
 }
 
 
@@ -302,22 +149,22 @@ def _text(node: dict[str, Any], key: str) -> str:
 # --- a whole entry --------------------------------------------------------
 
 
-# The differences the rules may list (rules.model.Difference), each with how an
-# entry and a model are compared on it: the reason's text, or None when alike.
-DIFFERENCES: dict[str, Callable[[Policy, Entry, ModelFacts], str | None]] = {
-    "pipeline": lambda policy, entry, model: _pipeline_difference(
+# The differences the rules may list, each with how an entry and a model are
+# compared on it: the reason's text, or None when alike.
+DIFFERENCES: dict[Difference, Callable[[Policy, Entry, ModelFacts], str | None]] = {
+    Difference.PIPELINE: lambda policy, entry, model: _pipeline_difference(
         policy, entry.pipeline, model.pipeline
     ),
-    "architecture": lambda policy, entry, model: _attribute_difference(
+    Difference.ARCHITECTURE: lambda policy, entry, model: _attribute_difference(
         policy, "architecture", entry.architecture, model.architecture
     ),
-    "quantization": lambda policy, entry, model: _attribute_difference(
+    Difference.QUANTIZATION: lambda policy, entry, model: _attribute_difference(
         policy, "quantization", entry.quantization, model.quantization
     ),
-    "format": lambda policy, entry, model: _side_difference(
+    Difference.FORMAT: lambda policy, entry, model: _side_difference(
         policy, "format", entry.format, model.format
     ),
-    "framework": lambda policy, entry, model: _side_difference(
+    Difference.FRAMEWORK: lambda policy, entry, model: _side_difference(
         policy, "framework", entry.framework, model.framework
     ),
 }

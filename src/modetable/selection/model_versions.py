@@ -11,14 +11,11 @@ from functools import lru_cache
 
 import attrs
 
-from modetable.rules.model import ModelVersions
+from modetable.rules.model.selection import ModelVersions
+from modetable.rules.words import VersionOutcome
 
 __all__ = ["ModelVersion", "accepts", "parse"]
 
-# Outcomes of comparing the entry's version (left) with the model's.
-_LESS = "less"
-_EQUAL = "equal"
-_GREATER = "greater"
 _MAX_NUMBER = 2**64  # the numbers are unsigned 64-bit in OME
 _MAX_DIGITS = len(str(_MAX_NUMBER))  # more digits overflow, however they start
 
@@ -92,15 +89,15 @@ def _parse(
     )
 
 
-def _compare(left: ModelVersion, right: ModelVersion) -> str:
+def _compare(left: ModelVersion, right: ModelVersion) -> VersionOutcome:
     """Numbers first (a missing part is 0, the prefix ignored), then each suffix."""
     for mine, theirs in (
         (left.numbers, right.numbers),
         *zip(left.suffixes, right.suffixes, strict=True),
     ):
         if mine != theirs:
-            return _GREATER if mine > theirs else _LESS
-    return _EQUAL
+            return VersionOutcome.GREATER if mine > theirs else VersionOutcome.LESS
+    return VersionOutcome.EQUAL
 
 
 def accepts(entry: str, model: str, operator: str | None, rules: ModelVersions) -> bool:

@@ -14,18 +14,27 @@ from typing import Any, Protocol
 import attrs
 
 from modetable.admission import Admission, Shown, admit
-from modetable.errors import Location
-from modetable.manifests import Cluster, Manifest
-from modetable.modes import Resolution
-from modetable.paths import lookup, render, split
-from modetable.rules.model import OUTCOMES_NOT_RESULTS, WHEN_RECORDED
-from modetable.rules.policy import Policy
-from modetable.running import effective
-from modetable.runtimes import (
+from modetable.engine.modes import Resolution
+from modetable.engine.running import effective
+from modetable.engine.runtimes import (
     InheritanceError,
     RuntimeRefRequest,
     find_named_runtime,
     runtime_request,
+)
+from modetable.errors import Location
+from modetable.inputs.fields import is_set, read
+from modetable.inputs.formats import ModelFacts, model_facts
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing.paths import lookup, render, split
+from modetable.rules.policy import Policy
+from modetable.rules.words import (
+    OUTCOMES_NOT_RESULTS,
+    EffectWhen,
+    Emit,
+    ModelSlot,
+    Scope,
+    SelectionOutcome,
 )
 from modetable.selection import scoring
 from modetable.selection.checks import (
@@ -38,14 +47,10 @@ from modetable.selection.checks import (
     runtime_view,
 )
 from modetable.selection.compare import Comparisons
-from modetable.selection.fields import is_set, read
-from modetable.selection.formats import ModelFacts, model_facts
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
 __all__ = [
-    "MODEL_FORMAT_MISSING",
-    "PICKED",
     "Case",
     "Chooser",
     "Event",
@@ -64,14 +69,6 @@ __all__ = [
     "select",
     "when_conditions",
 ]
-
-# Outcomes (keys of `selection.outcomes`).
-PICKED = "picked"
-_NAMED = "named"
-_NAMED_UNSUPPORTED = "named_unsupported"
-_NONE = "none"
-_NAMED_MODEL_INVALID = "named_model_invalid"
-MODEL_FORMAT_MISSING = "model_format_missing"
 
 
 @attrs.frozen
@@ -142,7 +139,7 @@ class Outcome:
     @property
     def picked(self) -> Candidate | None:
         """The auto-selected runtime's assessment, when one was picked."""
-        if self.result != PICKED:
+        if self.result != SelectionOutcome.PICKED:
             return None
         return next((c for c in self.candidates if c.runtime is self.runtime), None)
 
@@ -181,7 +178,7 @@ def find_model(
     """A BaseModel in the namespace, or a ClusterBaseModel (by the kind's scope)."""
     for ref in policy.rules.manifests.models:
         if ref.kind == kind:
-            return cluster.get(kind, name, namespace if ref.scope == "namespace" else None)
+            return cluster.get(kind, name, namespace if ref.scope == Scope.NAMESPACE else None)
     return None
 
 
@@ -202,22 +199,18 @@ def when_conditions(
     )
     kind_scope = _scope_of(policy, request.kind) if request else None
     return {
-        "webhook_selects": has_engine and not own_image,
+        EffectWhen.WEBHOOK_SELECTS: has_engine and not own_image,
         # The webhook looks the model and runtime up only then (OME's
         # validateRuntimeAndModelResolution): a runtime named, or no image.
-        "webhook_resolves": has_engine and (request is not None or not own_image),
-        "has_engine": has_engine,
-        "auto_sync": request is None or request.auto_sync,
-        "pinned": request is not None and not request.auto_sync,
-        "has_model": has_model,
-        "no_model": not has_model,
-        "kind_cluster": kind_scope == "cluster",
-        "kind_namespace": kind_scope == "namespace",
+        EffectWhen.WEBHOOK_RESOLVES: has_engine and (request is not None or not own_image),
+        EffectWhen.HAS_ENGINE: has_engine,
+        EffectWhen.AUTO_SYNC: request is None or request.auto_sync,
+        EffectWhen.PINNED: request is not None and not request.auto_sync,
+        EffectWhen.HAS_MODEL: has_model,
+        EffectWhen.NO_MODEL: not has_model,
+        EffectWhen.KIND_CLUSTER: kind_scope == Scope.CLUSTER,
+        EffectWhen.KIND_NAMESPACE: kind_scope == Scope.NAMESPACE,
     }
-
-
-# The `when` word that holds where the webhook resolves the runtime and model.
-_RESOLVES = "webhook_resolves"
 
 
 def recorded_conditions(policy: Policy, isvc: Manifest) -> frozenset[str]:
@@ -271,11 +264,11 @@ class Case:
         fill = {**self.values, **values, "message": message or ""}
         shown, events, conditions, _ = self._shows(results, fill, message)
         if message is None and used is None:
-            message = next((s.text for s in shown if s.emit == "denial"), None)
+            message = next((s.text for s in shown if s.emit == Emit.DENIAL), None)
         chooser = self.chooser if self.chooser is not None else Exhaustive(policy)
         # The webhook weighs selection's outcome only where it resolves the
         # runtime and model (validateRuntimeAndModelResolution's lookup).
-        weighed = results[-1] if self.when[_RESOLVES] else None
+        weighed = results[-1] if self.when[EffectWhen.WEBHOOK_RESOLVES] else None
         admission = chooser.admission(self.isvc, self.cluster, tuple(shown), weighed)
         if message is None and used is None and admission.denials:
             message = admission.denials[0].reason
@@ -295,7 +288,7 @@ class Case:
         return Outcome(
             isvc=self.isvc,
             version=policy.release,
-            result=results[-1],
+            result=str(results[-1]),  # the word as text, as the JSON and the API show it
             runtime=used,
             named=named,
             message=message,
@@ -327,23 +320,23 @@ class Case:
         events: list[Event] = []
         conditions: list[StatusCondition] = []
         said: list[str] = []
-        for result in results:
+        for result in map(str, results):  # the words as text, as the JSON shows them
             for effect in rules.outcomes.get(result, ()):
                 if not in_force(effect.since, effect.until, policy.version):
                     continue
                 if not all(
-                    effect.type in self.recorded if w == WHEN_RECORDED else self.when[w]
+                    effect.type in self.recorded if w == EffectWhen.RECORDED else self.when[w]
                     for w in effect.when
                 ):
                     continue
                 text = policy.message(effect.message, **fill) if effect.message else message
-                if effect.emit in ("warning", "denial") and text is not None:
+                if effect.emit in (Emit.WARNING, Emit.DENIAL) and text is not None:
                     shown.append(Shown(result, effect.emit, text))
-                elif effect.emit == "event" and text is not None:
+                elif effect.emit == Emit.EVENT and text is not None:
                     events.append(
                         Event(effect.type or "", effect.reason or "", text, effect.source, result)
                     )
-                elif effect.emit == "condition":
+                elif effect.emit == Emit.CONDITION:
                     conditions.append(
                         StatusCondition(
                             effect.type or "",
@@ -354,7 +347,7 @@ class Case:
                             result,
                         )
                     )
-                elif effect.emit == "message" and text is not None:
+                elif effect.emit == Emit.MESSAGE and text is not None:
                     said.append(text)
         return shown, events, conditions, said
 
@@ -455,14 +448,14 @@ def select(
             "kind": isvc.kind,
             "runtime": request.name if request else "",
             # The scope word of the not-found message (a Scope of the rules).
-            "cluster_scope": "cluster",
+            "cluster_scope": Scope.CLUSTER,
         },
     )
     if isinstance(ref, NamelessModelRef):
-        return case.finish("model_name_missing", path=ref.path)
+        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path)
     if ref is None:
         if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
-            return case.finish("no_model_or_runtime", path=rules.model_ref.path)
+            return case.finish(SelectionOutcome.NO_MODEL_OR_RUNTIME, path=rules.model_ref.path)
         # Since v1.3 a runtime-only InferenceService skips all model work.
         return _named(case, request, None, chooser)
     model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
@@ -486,7 +479,9 @@ def select(
         and in_force(sharded.since, sharded.until, policy.version)
         and facts.distribution == sharded.value
     ):
-        return case.finish("model_sharded", message=policy.message("model_sharded"), cause=model)
+        return case.finish(
+            SelectionOutcome.MODEL_SHARDED, message=policy.message("model_sharded"), cause=model
+        )
     ctx = make_context(
         policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
     )
@@ -498,12 +493,14 @@ def select(
         return _named(case, request, ctx, chooser)
     if not facts.format_name:
         return case.finish(
-            MODEL_FORMAT_MISSING, message=policy.message("model_format_required"), cause=model
+            SelectionOutcome.MODEL_FORMAT_MISSING,
+            message=policy.message("model_format_required"),
+            cause=model,
         )
     picked = chooser.best(ctx, candidates)
     if picked is not None:
-        return case.finish(PICKED, used=picked.runtime, runtime=picked.name)
-    return case.finish(_NONE, message=chooser.no_runtime(ctx, candidates))
+        return case.finish(SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name)
+    return case.finish(SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates))
 
 
 def outcome_hint(policy: Policy, outcome: str) -> str | None:
@@ -535,44 +532,50 @@ def _named(
 ) -> Outcome:
     """The runtime the InferenceService names: used even when its checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
-    if ctx is not None and not ctx.model.format_name and _in_force(policy, _NAMED_MODEL_INVALID):
+    if (
+        ctx is not None
+        and not ctx.model.format_name
+        and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID)
+    ):
         # Checked before the runtime is looked up, where the rules say so.
         message = policy.message("model_format_required")
-        return case.finish(_NAMED_MODEL_INVALID, message=message, cause=case.model)
+        return case.finish(SelectionOutcome.NAMED_MODEL_INVALID, message=message, cause=case.model)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
     if runtime is None:
         key = (
             "serving_runtime_not_found"
-            if case.when["kind_namespace"]
+            if case.when[EffectWhen.KIND_NAMESPACE]
             else "runtime_not_found_anywhere"
         )
         runtimes = {r.kind for r in policy.rules.manifests.runtimes}
         hint = found_elsewhere(request.name, case.cluster, runtimes) or did_you_mean(
             request.name, [r.name for r in case.cluster.runtimes_for(case.isvc.namespace)]
         )
-        return case.finish("runtime_missing", message=policy.message(key, **case.values), hint=hint)
+        return case.finish(
+            SelectionOutcome.RUNTIME_MISSING, message=policy.message(key, **case.values), hint=hint
+        )
     try:
         view = chooser.named_view(case.cluster, runtime)
     except InheritanceError as exc:
-        return case.finish("chain_broken", message=exc.message, cause=runtime)
+        return case.finish(SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime)
     message = disabled_refusal(policy, view)
     if message is not None:
-        return case.finish("runtime_disabled", message=message, cause=runtime)
+        return case.finish(SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime)
     if ctx is None:
-        return case.finish(_NAMED, used=runtime, named=True)
+        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True)
     check = chooser.named_check(ctx, runtime, view)
     if check.compatible:
-        return case.finish(_NAMED, used=runtime, named=True, named_check=check)
+        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, named_check=check)
     failed = next(c for c in rules.checks if c.id == check.failed_check)
     detail = policy.message(
         "unsupported_detail",
         runtime=runtime.name,
-        model_slot=ctx.model.format_name if failed.model_slot == "format" else "",
+        model_slot=ctx.model.format_name if failed.model_slot == ModelSlot.FORMAT else "",
         reason=check.reason,
     )
     return case.finish(
-        _NAMED,
-        _NAMED_UNSUPPORTED,
+        SelectionOutcome.NAMED,
+        SelectionOutcome.NAMED_UNSUPPORTED,
         used=runtime,
         named=True,
         named_check=check,
@@ -587,7 +590,7 @@ def _models_for(policy: Policy, cluster: Cluster, kind: str, namespace: str | No
     return [
         m.name
         for m in cluster.models
-        if m.kind == kind and (scope == "cluster" or m.namespace == namespace)
+        if m.kind == kind and (scope == Scope.CLUSTER or m.namespace == namespace)
     ]
 
 
@@ -646,7 +649,7 @@ def no_runtime_message(ctx: Context, candidates: tuple[Candidate, ...]) -> str:
         policy.message("no_runtime_found", format=ctx.model.format_name, namespace=ctx.namespace)
     ]
     if candidates:
-        namespaced = sum(1 for c in candidates if c.scope == "namespace")
+        namespaced = sum(1 for c in candidates if c.scope == Scope.NAMESPACE)
         parts.append(
             policy.message(
                 "no_runtime_checked",

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from modetable.admission import admission_json
-from modetable.manifests import object_json, runtime_json
-from modetable.matching import NONE as NONE_WORD
-from modetable.modes import Verdict, resolution_json
+from modetable.engine.modes import Verdict, resolution_json
+from modetable.inputs.manifests import object_json, runtime_json
 from modetable.rules.policy import Policy
+from modetable.rules.words import ConditionWord
 from modetable.selection.checks import Candidate, CheckResult, CheckState
 from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
-from modetable.templates import fill
+from modetable.text.templates import fill
 
 __all__ = ["candidate_json", "check_json", "outcome_json", "trace_lines"]
 
@@ -129,6 +129,6 @@ def _mode_lines(policy: Policy, result: CheckResult) -> list[str]:
             label = fill(matching.inputs[side], values)
             used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
             source = f" from {resolution.source_label} ({used.path})" if used else ""
-            lines.append(f"       {label}: {resolution.mode or NONE_WORD}{source}")
+            lines.append(f"       {label}: {resolution.mode or ConditionWord.NONE}{source}")
             lines.extend(f"         passed over {r.path}: {r.why}" for r in resolution.passed_over)
     return lines

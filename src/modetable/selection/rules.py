@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from modetable.errors import ModetableError
-from modetable.rules.model import Selection
+from modetable.rules.model.selection import Selection
 from modetable.rules.policy import Policy
 
 __all__ = ["selection_rules"]

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from modetable.rules.model import Weight
+from modetable.inputs.formats import Entry
+from modetable.rules.model.selection import Weight
 from modetable.rules.policy import Policy
-from modetable.selection.formats import Entry
+from modetable.rules.words import RankKey, Scope
 from modetable.selection.rules import selection_rules
 
 __all__ = [
-    "NAMESPACE_FIRST",
     "RANK_KEYS",
     "entry_score",
     "priority_of",
@@ -60,17 +60,16 @@ def shown_weight(policy: Policy, entry: Entry) -> int:
 
 
 def _namespaced_first(scope: str) -> bool:
-    return scope != "namespace"
+    return scope != Scope.NAMESPACE
 
 
-NAMESPACE_FIRST = "namespace_first"
-# The ranking keys the rules may name (rules.model.RankKey), each mapping a
-# candidate to a sort key, smaller first.
-RANK_KEYS: dict[str, Callable[[Any], Any]] = {
-    NAMESPACE_FIRST: lambda c: _namespaced_first(c.scope),
-    "score": lambda c: -(c.score or 0),
-    "size_distance": lambda c: c.distance or 0.0,
-    "name": lambda c: c.name,
+# The ranking keys the rules may name, each mapping a candidate to a sort key,
+# smaller first.
+RANK_KEYS: dict[RankKey, Callable[[Any], Any]] = {
+    RankKey.NAMESPACE_FIRST: lambda c: _namespaced_first(c.scope),
+    RankKey.SCORE: lambda c: -(c.score or 0),
+    RankKey.SIZE_DISTANCE: lambda c: c.distance or 0.0,
+    RankKey.NAME: lambda c: c.name,
 }
 
 
@@ -86,6 +85,6 @@ def scope_order(policy: Policy) -> Callable[[str], bool]:
     ranking puts `namespace_first` (a rules file with no selection section has
     no ranking, and keeps that order), else none (the order they were read in)."""
     found = policy.rules.selection
-    if found is None or NAMESPACE_FIRST in found.ranking:
+    if found is None or RankKey.NAMESPACE_FIRST in found.ranking:
         return _namespaced_first
     return lambda scope: False

@@ -8,8 +8,8 @@ import re
 
 import attrs
 
-from modetable.rules.model import Sizes
-from modetable.templates import fill
+from modetable.rules.model.selection import Sizes
+from modetable.text.templates import fill
 from modetable.versions import in_force
 
 __all__ = ["SizeRange", "distance", "parse_size", "within"]

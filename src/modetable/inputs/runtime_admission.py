@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from modetable.manifests import Manifest
-from modetable.paths import lookup, split
-from modetable.rules.model import RuntimeCheck
+from modetable.inputs.fields import read
+from modetable.inputs.formats import entries_of
+from modetable.inputs.manifests import Manifest
+from modetable.parsing.paths import lookup, split
+from modetable.rules.model.runtimes import RuntimeCheck
 from modetable.rules.policy import Policy
-from modetable.selection.fields import read
-from modetable.selection.formats import entries_of
+from modetable.rules.words import RuntimeCheckKind
 from modetable.versions import in_force
 
 __all__ = ["runtime_denial"]
@@ -72,7 +73,7 @@ def _priorities_agree(policy: Policy, check: RuntimeCheck, runtime: Manifest) ->
     return None
 
 
-_CHECKS: dict[str, Callable[[Policy, RuntimeCheck, Manifest], str | None]] = {
-    "profile_disabled": _profile_disabled,
-    "priorities_agree": _priorities_agree,
+_CHECKS: dict[RuntimeCheckKind, Callable[[Policy, RuntimeCheck, Manifest], str | None]] = {
+    RuntimeCheckKind.PROFILE_DISABLED: _profile_disabled,
+    RuntimeCheckKind.PRIORITIES_AGREE: _priorities_agree,
 }

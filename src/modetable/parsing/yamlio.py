@@ -39,7 +39,7 @@ from typing import Any, BinaryIO
 import yaml
 
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.shown import quote, shorten
+from modetable.text.shown import quote, shorten
 
 __all__ = [
     "MAX_ALIAS_NODES",

@@ -30,9 +30,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from modetable import yamlio
 from modetable.errors import Location
-from modetable.yamlio import YamlList, YamlMap, item_position, key_position
+from modetable.parsing import yamlio
+from modetable.parsing.yamlio import YamlList, YamlMap, item_position, key_position
 
 __all__ = ["load_json", "looks_like_json"]
 

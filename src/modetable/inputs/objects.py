@@ -24,9 +24,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import DEFAULT_NAMESPACE, is_list
-from modetable.shown import escape
-from modetable.yamlio import MAX_DEPTH, MAX_NODES, YamlList, YamlMap, describe, non_finite
+from modetable.inputs.manifests import DEFAULT_NAMESPACE
+from modetable.inputs.sources import is_list
+from modetable.parsing.yamlio import MAX_DEPTH, MAX_NODES, YamlList, YamlMap, describe, non_finite
+from modetable.text.shown import escape
 
 __all__ = ["ObjectList", "ObjectMap", "object_documents"]
 

@@ -7,8 +7,8 @@ from functools import lru_cache
 from typing import Any
 
 from modetable.errors import Location
-from modetable.templates import fill
-from modetable.yamlio import YamlMap, where
+from modetable.parsing.yamlio import YamlMap, where
+from modetable.text.templates import fill
 
 __all__ = ["MISSING", "Segments", "assign", "expand", "lookup", "render", "split", "value_location"]
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from modetable.shown import escape
+from modetable.text.shown import escape
 
 __all__ = ["bullets", "cell", "code", "inert", "table", "words"]
 

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, TextIO
 
-from modetable.shown import escape
+from modetable.text.shown import escape
 
-__all__ = ["FORMATS", "counted", "dump", "line", "table"]
+__all__ = ["FORMATS", "counted", "dump", "line", "table", "yaml_dumper"]
 
 FORMATS = ("table", "json", "yaml")
 
@@ -23,13 +23,13 @@ def dump(data: Any, fmt: str, out: TextIO) -> None:
         import yaml
 
         text = yaml.dump(
-            data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=1_000_000
+            data, Dumper=yaml_dumper(), sort_keys=False, allow_unicode=True, width=1_000_000
         )
         out.write(text)
 
 
 @functools.cache
-def _dumper() -> type:
+def yaml_dumper() -> type:
     """libyaml's emitter when present (the same text, ten times faster: a fleet's
     audit), writing a word of a StrEnum (a verdict, a state) as its text."""
     import yaml

@@ -13,12 +13,13 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.rules.model import Component
+from modetable.parsing import paths
+from modetable.parsing.yamlio import describe
+from modetable.rules.model.modes import Component
 from modetable.rules.policy import Policy, SourcePlan
+from modetable.rules.words import Counts, SourceObject
 from modetable.versions import describe_range
-from modetable.yamlio import describe
 
 __all__ = ["Objects", "Reading", "Resolution", "Verdict", "resolution_json", "resolve"]
 
@@ -111,12 +112,12 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
         # Nothing there, so no place to name (an absent reading shows none).
         return paths.MISSING, None, None
     origin = None
-    if source.object == "merged":
+    if source.object == SourceObject.MERGED:
         # Say which side the merged value came from: the InferenceService's keys win.
         own = paths.lookup(objects.isvc, plan.path)
         origin = "isvc" if own not in (paths.MISSING, None) else "runtime"
         target = objects.isvc if origin == "isvc" else objects.runtime
-    if source.object == "runtime_resolved":
+    if source.object == SourceObject.RUNTIME_RESOLVED:
         # Only what the runtime inherits counts here; its own value is the other source's.
         if paths.lookup(objects.runtime, plan.path) == value:
             return paths.MISSING, None, None
@@ -181,9 +182,9 @@ def _verdict(
         return Verdict.NOT_IN_VERSION, policy.explanation(
             "not_in_version", value=shown, range=describe_range(source.since, source.until)
         )
-    if source.counts == "never":
+    if source.counts == Counts.NEVER:
         return Verdict.DOES_NOT_COUNT, policy.explanation("does_not_count", value=shown)
-    if source.counts == "when_named" and not objects.named:
+    if source.counts == Counts.WHEN_NAMED and not objects.named:
         return Verdict.WHEN_NAMED, policy.explanation("when_named", value=shown)
     if decided is not None:
         return Verdict.SHADOWED, policy.explanation(

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, TypeVar
 
 import attrs
 
+from modetable.engine.matching import decide as interpret
 from modetable.errors import ModetableError
-from modetable.matching import decide as interpret
 
 __all__ = ["CompiledMatching", "Decision", "T", "compile_matching"]
 
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from modetable.rules.model import Row
+    from modetable.rules.model.matching import Row
     from modetable.rules.policy import Policy
 
 

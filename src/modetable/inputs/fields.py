@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.yamlio import describe
+from modetable.parsing import paths
+from modetable.parsing.yamlio import describe
 
 __all__ = ["is_set", "read"]
 

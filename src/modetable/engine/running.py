@@ -7,12 +7,13 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import declares
-from modetable.modes import Objects, Resolution, resolve
+from modetable.engine.matching import declares
+from modetable.engine.modes import Objects, Resolution, resolve
+from modetable.engine.runtimes import resolve_chain
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
 from modetable.rules.policy import Policy
-from modetable.runtimes import resolve_chain
+from modetable.rules.words import Purpose, SourceEffect, SourceObject
 
 __all__ = [
     "Effective",
@@ -48,8 +49,8 @@ def _merged_reads(policy: Policy) -> _ReadTree:
     """Every path the running sources read from the merged InferenceService."""
     tree: _ReadTree = {}
     for component in policy.components:
-        for plan in policy.plans("running", component.name):
-            if plan.source.object != "merged":
+        for plan in policy.plans(Purpose.RUNNING, component.name):
+            if plan.source.object != SourceObject.MERGED:
                 continue
             for segments in (*((plan.path,) if plan.path is not None else ()), *plan.present):
                 node = tree
@@ -135,11 +136,11 @@ def effective(
         fallback=isvc.location,
     )
     components = {
-        c.name: resolve(policy, "running", c, objects)
+        c.name: resolve(policy, Purpose.RUNNING, c, objects)
         for c in policy.components
         if declares(policy, isvc, c)
     }
-    no_workload = any(r.effect == "no_workload" for r in components.values())
+    no_workload = any(r.effect == SourceEffect.NO_WORKLOAD for r in components.values())
     failures = {} if no_workload else failures_with_rules(policy, components)
     return Effective(
         runtime=runtime,

@@ -7,12 +7,13 @@ from typing import Any
 
 import attrs
 
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.manifests import Cluster, Manifest
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
+from modetable.parsing.yamlio import where
 from modetable.rules.policy import Policy
+from modetable.rules.words import Scope
 from modetable.versions import in_force
-from modetable.yamlio import where
 
 __all__ = [
     "Chain",
@@ -88,17 +89,19 @@ def find_named_runtime(
     """The runtime `request` resolves to, by the lookup order in force."""
     for kind in lookup_order(policy, request):
         scope = _scope(policy, kind)
-        found = cluster.get(kind, request.name, isvc.namespace if scope == "namespace" else None)
+        found = cluster.get(
+            kind, request.name, isvc.namespace if scope == Scope.NAMESPACE else None
+        )
         if found is not None:
             return found
     return None
 
 
-def _scope(policy: Policy, kind: str) -> str:
+def _scope(policy: Policy, kind: str) -> Scope:
     for ref in policy.rules.manifests.runtimes:
         if ref.kind == kind:
             return ref.scope
-    return "cluster"
+    return Scope.CLUSTER
 
 
 @attrs.frozen
@@ -134,10 +137,10 @@ def _find_parent(policy: Policy, cluster: Cluster, child: Manifest, name: str) -
     its namespace first, then at cluster scope."""
     candidates = []
     for ref in policy.rules.manifests.runtimes:
-        if ref.scope == "namespace" and child.scope == "namespace":
+        if ref.scope == Scope.NAMESPACE and child.scope == Scope.NAMESPACE:
             candidates.append((ref.kind, child.namespace))
     for ref in policy.rules.manifests.runtimes:
-        if ref.scope == "cluster":
+        if ref.scope == Scope.CLUSTER:
             candidates.append((ref.kind, None))
     for kind, namespace in candidates:
         found = cluster.get(kind, name, namespace)

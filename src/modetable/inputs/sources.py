@@ -1,27 +1,29 @@
-"""Reading Kubernetes YAML (files, folders, stdin, `kind: List`) into a Cluster.
-
-Only the kinds the rules name are kept; anything else is counted and skipped.
-Every object keeps its YAML tree, so later errors can name their place.
+"""Where objects come from: files, folders (recursively, each file read once),
+standard input, and `kind: List` and typed lists unwrapped, read into
+`Manifest`s of the kinds the rules name (anything else is counted and
+skipped), each object's shape checked. Every object keeps its YAML tree, so
+later errors can name their place.
 """
 
 from __future__ import annotations
 
-import functools
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import Any, BinaryIO
 
-import attrs
-
-from modetable import paths
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.jsonio import load_json
-from modetable.rules.model import Manifests
-from modetable.settled import settled
-from modetable.yamlio import (
+from modetable.inputs.manifests import (
+    DEFAULT_NAMESPACE,
+    Cluster,
+    Manifest,
+    Rejected,
+    build_cluster,
+    kind_roles,
+)
+from modetable.parsing.jsonio import load_json
+from modetable.parsing.yamlio import (
     YamlMap,
     decode,
     describe,
@@ -31,148 +33,20 @@ from modetable.yamlio import (
     read_limited,
     where,
 )
-
-if TYPE_CHECKING:
-    from modetable.rules.policy import Policy
+from modetable.rules.model.manifests import Manifests
 
 __all__ = [
-    "ANY",
-    "BOOLEAN",
-    "DEFAULT_NAMESPACE",
-    "MAPPING",
-    "STRING",
     "YAML_SUFFIXES",
-    "Cluster",
-    "Manifest",
-    "Rejected",
-    "build_cluster",
-    "check_fields",
-    "check_object_fields",
-    "check_path",
-    "duplicate_message",
-    "duplicate_warning",
     "is_list",
-    "kind_scopes",
-    "object_json",
     "other_groups_warning",
     "parse_objects",
     "read_bytes",
     "read_cluster",
     "read_documents",
-    "read_fields",
-    "runtime_json",
     "same_file",
 ]
 
 YAML_SUFFIXES = (".yaml", ".yml", ".json")
-DEFAULT_NAMESPACE = "default"
-
-
-@attrs.frozen(eq=False)
-class Manifest:
-    """One object of a kind modetable reads."""
-
-    kind: str
-    name: str
-    namespace: str | None
-    scope: str
-    body: YamlMap = attrs.field(repr=False)
-    location: Location
-
-    @property
-    def ref(self) -> str:
-        return f"{self.namespace}/{self.name}" if self.namespace else self.name
-
-    @property
-    def spec(self) -> dict[str, Any]:
-        spec = self.body.get("spec")
-        return spec if isinstance(spec, dict) else {}
-
-    @property
-    def annotations(self) -> dict[str, Any]:
-        metadata = self.body.get("metadata")
-        annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
-        return annotations if isinstance(annotations, dict) else {}
-
-
-@attrs.frozen(eq=False)
-@settled  # shared across threads: nothing filled on first use
-class Cluster:
-    """The objects read from the inputs, indexed for lookup."""
-
-    isvcs: tuple[Manifest, ...]
-    runtimes: tuple[Manifest, ...]
-    models: tuple[Manifest, ...]
-    skipped: int = 0
-    # (earlier, later) pairs of one kind, namespace and name; the later is kept,
-    # as `kubectl apply` in file order would leave it.
-    duplicates: tuple[tuple[Manifest, Manifest], ...] = ()
-    read: int = 0
-
-    @cached_property
-    def _by_key(self) -> dict[tuple[str, str | None, str], Manifest]:
-        return {
-            (m.kind, m.namespace, m.name): m for m in (*self.isvcs, *self.runtimes, *self.models)
-        }
-
-    @cached_property
-    def named(self) -> dict[str, tuple[Manifest, ...]]:
-        """Name → every object of that name, whatever its kind and namespace."""
-        found: dict[str, list[Manifest]] = {}
-        for m in (*self.isvcs, *self.runtimes, *self.models):
-            found.setdefault(m.name, []).append(m)
-        return {name: tuple(objects) for name, objects in found.items()}
-
-    def get(self, kind: str, name: str, namespace: str | None = None) -> Manifest | None:
-        return self._by_key.get((kind, namespace, name))
-
-    def runtimes_for(self, namespace: str | None) -> list[Manifest]:
-        """Candidates for an InferenceService in `namespace`: that namespace's and the cluster's."""
-        return [r for r in self.runtimes if r.scope == "cluster" or r.namespace == namespace]
-
-    def find_isvc(self, ref: str) -> Manifest:
-        """The InferenceService `NAME` or `NAMESPACE/NAME` names."""
-        namespace, _, name = ref.rpartition("/")
-        found = [
-            m for m in self.isvcs if m.name == name and (not namespace or m.namespace == namespace)
-        ]
-        if not found:
-            import difflib  # only when a name is not found
-
-            refs = [m.ref for m in self.isvcs] if namespace else [m.name for m in self.isvcs]
-            close = difflib.get_close_matches(ref, dict.fromkeys(refs), n=3)
-            known = (
-                "did you mean " + " or ".join(f'"{c}"' for c in close) + "?"
-                if close
-                else f"found: {_listing(self.isvcs)}"
-            )
-            raise ModetableError(f"no InferenceService {ref!r} among the manifests ({known})")
-        if len(found) > 1:
-            places = ", ".join(m.ref for m in found)
-            raise ModetableError(
-                f"InferenceService {ref!r} is ambiguous: {places}; write NAMESPACE/NAME"
-            )
-        return found[0]
-
-
-def _listing(objects: tuple[Manifest, ...], shown: int = 10) -> str:
-    """`a, b, c`, or the first `shown` and how many more; `none` when empty."""
-    names = ", ".join(m.ref for m in objects[:shown]) or "none"
-    more = len(objects) - shown
-    return f"{names} and {more} more" if more > 0 else names
-
-
-def _kinds(spec: Manifests) -> dict[str, tuple[str, str]]:
-    """kind → (role, scope)."""
-    kinds = {spec.inference_service: ("isvc", "namespace")}
-    kinds.update({k.kind: ("runtime", k.scope) for k in spec.runtimes})
-    kinds.update({k.kind: ("model", k.scope) for k in spec.models})
-    return kinds
-
-
-def kind_scopes(spec: Manifests) -> dict[str, str]:
-    """Kind → scope (`namespace`, `cluster`) of every kind the rules read."""
-    return {kind: scope for kind, (_role, scope) in _kinds(spec).items()}
 
 
 def _text_field(
@@ -255,17 +129,6 @@ def _objects(document: Any, start: Location, list_kind: str) -> Iterator[tuple[A
     yield document, start
 
 
-@attrs.frozen
-class Rejected:
-    """An object modetable cannot read (the API server would refuse it): the
-    error, and as much of its identity as could be read."""
-
-    error: ModetableError
-    kind: str | None = None
-    namespace: str | None = None
-    name: str | None = None
-
-
 def parse_objects(
     documents: Iterable[tuple[Any, Location]],
     spec: Manifests,
@@ -277,7 +140,7 @@ def parse_objects(
     left out instead (the audit goes on with the rest). An object of a kind the
     rules name in an API group they do not read (KServe's InferenceService) is
     skipped, and counted by group in `other_groups`."""
-    kinds = _kinds(spec)
+    kinds = kind_roles(spec)
     kept: list[Manifest] = []
     skipped = 0
     for document, start in documents:
@@ -514,145 +377,3 @@ def read_cluster(
 ) -> Cluster:
     """Everything modetable reads from `arguments`; of duplicates, the later one."""
     return build_cluster(*parse_objects(read_documents(arguments, stdin), spec), spec)
-
-
-def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Cluster:
-    seen: dict[tuple[str, str | None, str], Manifest] = {}
-    duplicates = []
-    for obj in objects:
-        key = (obj.kind, obj.namespace, obj.name)
-        first = seen.pop(key, None)
-        if first is not None and first.location != obj.location:
-            duplicates.append((first, obj))
-        seen[key] = obj
-    unique = list(seen.values())
-    kinds = _kinds(spec)
-    return Cluster(
-        isvcs=tuple(m for m in unique if kinds[m.kind][0] == "isvc"),
-        runtimes=tuple(m for m in unique if kinds[m.kind][0] == "runtime"),
-        models=tuple(m for m in unique if kinds[m.kind][0] == "model"),
-        skipped=skipped,
-        duplicates=tuple(duplicates),
-        read=len(objects),
-    )
-
-
-def duplicate_message(earlier: Manifest, later: Manifest) -> str:
-    return (
-        f"{later.kind} {later.ref} is defined twice (first at {earlier.location}); "
-        "the later one is used, as kubectl apply would leave it"
-    )
-
-
-def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
-    return f"{later.location}: {duplicate_message(earlier, later)}"
-
-
-# What a field the rules read must hold when it is set (null counts as unset).
-MAPPING = "a mapping"
-STRING = "a string"
-BOOLEAN = "true or false"
-ANY = "anything"
-_HOLDS = {
-    MAPPING: lambda v: isinstance(v, dict),
-    STRING: lambda v: isinstance(v, str),
-    BOOLEAN: lambda v: isinstance(v, bool),
-    ANY: lambda v: True,
-}
-# The objects each source reads (see rules/model.py SourceObject): the
-# InferenceService's side or the runtime's.
-_SIDE_OF_OBJECT = {
-    "isvc": "isvc",
-    "merged": "isvc",
-    "runtime": "runtime",
-    "runtime_resolved": "runtime",
-}
-
-
-# Bounded: a long-running program may make a Policy per request.
-@functools.lru_cache(maxsize=16)
-def read_fields(policy: Policy) -> dict[str, tuple[tuple[paths.Segments, str], ...]]:
-    """Side (`isvc`, `runtime`) → the fields the rules read there, each with what it holds.
-
-    Every field on the way to one of them must be a mapping.
-    """
-    fields: dict[str, dict[paths.Segments, str]] = {"isvc": {}, "runtime": {}}
-    for purpose in ("requested", "declared", "running"):
-        for component in policy.components:
-            for plan in policy.plans(purpose, component.name):
-                side = _SIDE_OF_OBJECT.get(plan.source.object or "")
-                if side is None:
-                    continue
-                if plan.path is not None:
-                    fields[side].setdefault(plan.path, STRING)
-                for present in plan.present:
-                    fields[side].setdefault(present, ANY)
-    ref = policy.rules.runtime_ref
-    fields["isvc"][paths.split(ref.name)] = STRING
-    fields["isvc"][paths.split(ref.kind)] = STRING
-    fields["isvc"][paths.split(ref.auto_sync)] = BOOLEAN
-    merge = policy.rules.running_merge
-    for component in policy.components:
-        fields["runtime"][policy.component_path(component, merge.source)] = MAPPING
-        fields["isvc"][policy.component_path(component, merge.into)] = MAPPING
-    return {side: tuple(found.items()) for side, found in fields.items()}
-
-
-def check_fields(policy: Policy, cluster: Cluster) -> None:
-    """Every field the rules read holds what they expect, on every object read.
-
-    OME (through the API server) would never see such an object, so modetable
-    refuses to answer for it rather than read the field as unset.
-    """
-    for objects in (cluster.isvcs, cluster.runtimes):
-        for manifest in objects:
-            check_object_fields(policy, manifest)
-
-
-def check_object_fields(policy: Policy, manifest: Manifest) -> None:
-    """`check_fields` on one object (models: the rules read none of their fields)."""
-    side = _kinds(policy.rules.manifests)[manifest.kind][0]
-    for segments, holds in read_fields(policy).get(side, ()):
-        _check_field(manifest, segments, holds)
-
-
-def check_path(manifest: Manifest, path: str, holds: str) -> None:
-    """The value at `path` (when set) holds `holds` (STRING, BOOLEAN, ...), and
-    every value on the way to it is a mapping: a one-line error otherwise."""
-    _check_field(manifest, paths.split(path), holds)
-
-
-def _check_field(manifest: Manifest, segments: paths.Segments, holds: str) -> None:
-    node: Any = manifest.body
-    for depth, segment in enumerate(segments):
-        value = node.get(segment)
-        if value is None:
-            return
-        expected = holds if depth == len(segments) - 1 else MAPPING
-        if not _HOLDS[expected](value):
-            raise ModetableError(
-                f"{paths.render(segments[: depth + 1])} must be {expected}, got {describe(value)}",
-                where(node, segment, manifest.location),
-                code=ErrorCode.WRONG_TYPE,
-            )
-        node = value
-
-
-def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
-    """A runtime as the JSON contracts name it: `{"name", "kind"}`, or null."""
-    if runtime is None:
-        return None
-    return {"name": runtime.name, "kind": runtime.kind}
-
-
-def object_json(manifest: Manifest | None) -> dict[str, Any] | None:
-    """An object to fix, as the JSON contracts name it: its kind, namespace
-    (null for a cluster-scoped one), name and where it is written; or null."""
-    if manifest is None:
-        return None
-    return {
-        "kind": manifest.kind,
-        "namespace": manifest.namespace,
-        "name": manifest.name,
-        "at": str(manifest.location),
-    }

@@ -7,21 +7,18 @@ from collections.abc import Callable
 
 import attrs
 
-from modetable import paths
+from modetable.engine.modes import Objects, Resolution, resolve
+from modetable.engine.runtimes import InheritanceError, resolve_chain
 from modetable.errors import ModetableError
-from modetable.manifests import Cluster, Manifest
-from modetable.modes import Objects, Resolution, resolve
-from modetable.rules.model import Component, Row, RowCondition
+from modetable.inputs.manifests import Cluster, Manifest
+from modetable.parsing import paths
+from modetable.rules.model.matching import Row, RowCondition
+from modetable.rules.model.modes import Component
 from modetable.rules.policy import Policy
-from modetable.runtimes import InheritanceError, resolve_chain
+from modetable.rules.words import Compared, ConditionWord, HitPolicy, Purpose
 
 __all__ = [
-    "ANY",
     "CONDITIONS",
-    "DIFFERENT",
-    "NONE",
-    "SAME",
-    "SOME",
     "ComponentMatch",
     "RuntimeMatch",
     "decide",
@@ -35,18 +32,15 @@ __all__ = [
 
 # The condition words of the table (rules/modes.yaml, matching), each with
 # what it means: whether one input's `value` meets it, `other` being the other
-# input. The rules' model allows exactly these words (rules.model.ConditionWord).
-ANY = "-"
-NONE = "none"  # also how examples and tables write "no mode"
-SOME = "mode"
-SAME = "same"
-DIFFERENT = "different"
-CONDITIONS: dict[str, Callable[[str | None, str | None], bool]] = {
-    ANY: lambda value, other: True,
-    NONE: lambda value, other: value is None,
-    SOME: lambda value, other: value is not None,
-    SAME: lambda value, other: value is not None and value == other,
-    DIFFERENT: lambda value, other: value is not None and other is not None and value != other,
+# input.
+CONDITIONS: dict[ConditionWord, Callable[[str | None, str | None], bool]] = {
+    ConditionWord.ANY: lambda value, other: True,
+    ConditionWord.NONE: lambda value, other: value is None,
+    ConditionWord.MODE: lambda value, other: value is not None,
+    ConditionWord.SAME: lambda value, other: value is not None and value == other,
+    ConditionWord.DIFFERENT: (
+        lambda value, other: value is not None and other is not None and value != other
+    ),
 }
 
 
@@ -78,10 +72,10 @@ def decide(policy: Policy, requested: str | None, declared: str | None) -> Row:
             f"the matching table has no row for requested={requested or 'none'}, "
             f"declared={declared or 'none'} ({policy.release})"
         )
-    if policy_name == "UNIQUE" and len(matched) > 1:
+    if policy_name == HitPolicy.UNIQUE and len(matched) > 1:
         ids = ", ".join(r.id for r in matched)
         raise ModetableError(f"the matching table's rows {ids} overlap (hit policy UNIQUE)")
-    if policy_name == "ANY" and len({r.outcome for r in matched}) > 1:
+    if policy_name == HitPolicy.ANY and len({r.outcome for r in matched}) > 1:
         ids = ", ".join(r.id for r in matched)
         raise ModetableError(f"the matching table's rows {ids} disagree (hit policy ANY)")
     return matched[0]
@@ -89,9 +83,9 @@ def decide(policy: Policy, requested: str | None, declared: str | None) -> Row:
 
 def _is_compared(component: Component, isvc: Manifest | None, policy: Policy) -> bool:
     """Engine always, decoder only when the InferenceService declares it, router never."""
-    if component.compared == "always":
+    if component.compared == Compared.ALWAYS:
         return True
-    if component.compared == "never" or isvc is None:
+    if component.compared == Compared.NEVER or isvc is None:
         return False
     return declares(policy, isvc, component)
 
@@ -161,7 +155,7 @@ def requested_modes(policy: Policy, isvc: Manifest) -> dict[str, Resolution]:
     """What the InferenceService asks for, per compared component."""
     objects = Objects(isvc=isvc.body, fallback=isvc.location)
     return {
-        c.name: resolve(policy, "requested", c, objects)
+        c.name: resolve(policy, Purpose.REQUESTED, c, objects)
         for c in policy.components
         if _is_compared(c, isvc, policy)
     }
@@ -201,6 +195,6 @@ def match_runtime(
     for component in policy.components:
         if component.name not in requested:
             continue
-        declared = resolve(policy, "declared", component, objects)
+        declared = resolve(policy, Purpose.DECLARED, component, objects)
         components.append(match_component(policy, component, requested[component.name], declared))
     return RuntimeMatch(runtime=runtime, named=named, components=tuple(components))

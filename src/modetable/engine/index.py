@@ -1,7 +1,7 @@
 """Runtimes indexed for pruning, so a fleet is not compared pair by pair.
 
 Built once per cluster and version, with the version's matching table compiled
-(modetable.compiled): each runtime's declared mode per compared
+(modetable.engine.compiled): each runtime's declared mode per compared
 component (as auto-selection reads it: inherited annotations do not count),
 grouped by mode; runtimes by namespace; and any other grouping a caller keys
 them by (format names, for example). With the compiled matching table, the
@@ -16,11 +16,12 @@ from functools import cached_property
 
 import attrs
 
-from modetable.compiled import CompiledMatching, compile_matching
-from modetable.manifests import Cluster, Manifest
-from modetable.matching import runtime_objects
-from modetable.modes import Resolution, resolve
+from modetable.engine.compiled import CompiledMatching, compile_matching
+from modetable.engine.matching import runtime_objects
+from modetable.engine.modes import Resolution, resolve
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
+from modetable.rules.words import Compared, Purpose, Scope
 
 __all__ = ["Request", "RuntimeIndex", "build_index", "request_of"]
 
@@ -83,20 +84,22 @@ def request_of(requested: dict[str, Resolution]) -> Request:
 
 
 def build_index(policy: Policy, cluster: Cluster) -> RuntimeIndex:
-    components = [c for c in policy.components if c.compared != "never"]
+    components = [c for c in policy.components if c.compared != Compared.NEVER]
     declared: dict[Manifest, dict[str, Resolution]] = {}
     by_declared: dict[str, dict[str | None, set[Manifest]]] = {
         c.name: defaultdict(set) for c in components
     }
     for runtime in cluster.runtimes:
         objects = runtime_objects(policy, cluster, runtime, named=False)
-        modes = {c.name: resolve(policy, "declared", c, objects) for c in components}
+        modes = {c.name: resolve(policy, Purpose.DECLARED, c, objects) for c in components}
         declared[runtime] = modes
         for name, resolution in modes.items():
             by_declared[name][resolution.mode].add(runtime)
     by_namespace: dict[str | None, list[Manifest]] = defaultdict(list)
     for runtime in cluster.runtimes:
-        by_namespace[runtime.namespace if runtime.scope == "namespace" else None].append(runtime)
+        by_namespace[runtime.namespace if runtime.scope == Scope.NAMESPACE else None].append(
+            runtime
+        )
     return RuntimeIndex(
         policy=policy,
         cluster=cluster,

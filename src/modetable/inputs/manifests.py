@@ -1,0 +1,204 @@
+"""The cluster's value types: a `Manifest` (one object of a kind the rules
+name, its YAML tree kept so later errors can name their place), the `Cluster`
+the objects make (indexed for lookup, duplicates resolved as `kubectl apply`
+would), and a `Rejected` object (one that does not read, for the lenient audit).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import attrs
+
+from modetable.errors import Location, ModetableError
+from modetable.parsing.yamlio import YamlMap
+from modetable.rules.model.manifests import Manifests
+from modetable.rules.words import Scope
+from modetable.settled import settled
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "Cluster",
+    "Manifest",
+    "Rejected",
+    "build_cluster",
+    "duplicate_message",
+    "duplicate_warning",
+    "kind_roles",
+    "kind_scopes",
+    "object_json",
+    "runtime_json",
+]
+
+DEFAULT_NAMESPACE = "default"
+
+
+@attrs.frozen(eq=False)
+class Manifest:
+    """One object of a kind modetable reads."""
+
+    kind: str
+    name: str
+    namespace: str | None
+    scope: str
+    body: YamlMap = attrs.field(repr=False)
+    location: Location
+
+    @property
+    def ref(self) -> str:
+        return f"{self.namespace}/{self.name}" if self.namespace else self.name
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        spec = self.body.get("spec")
+        return spec if isinstance(spec, dict) else {}
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        metadata = self.body.get("metadata")
+        annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+        return annotations if isinstance(annotations, dict) else {}
+
+
+@attrs.frozen(eq=False)
+@settled  # shared across threads: nothing filled on first use
+class Cluster:
+    """The objects read from the inputs, indexed for lookup."""
+
+    isvcs: tuple[Manifest, ...]
+    runtimes: tuple[Manifest, ...]
+    models: tuple[Manifest, ...]
+    skipped: int = 0
+    # (earlier, later) pairs of one kind, namespace and name; the later is kept,
+    # as `kubectl apply` in file order would leave it.
+    duplicates: tuple[tuple[Manifest, Manifest], ...] = ()
+    read: int = 0
+
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str | None, str], Manifest]:
+        return {
+            (m.kind, m.namespace, m.name): m for m in (*self.isvcs, *self.runtimes, *self.models)
+        }
+
+    @cached_property
+    def named(self) -> dict[str, tuple[Manifest, ...]]:
+        """Name → every object of that name, whatever its kind and namespace."""
+        found: dict[str, list[Manifest]] = {}
+        for m in (*self.isvcs, *self.runtimes, *self.models):
+            found.setdefault(m.name, []).append(m)
+        return {name: tuple(objects) for name, objects in found.items()}
+
+    def get(self, kind: str, name: str, namespace: str | None = None) -> Manifest | None:
+        return self._by_key.get((kind, namespace, name))
+
+    def runtimes_for(self, namespace: str | None) -> list[Manifest]:
+        """Candidates for an InferenceService in `namespace`: that namespace's and the cluster's."""
+        return [r for r in self.runtimes if r.scope == Scope.CLUSTER or r.namespace == namespace]
+
+    def find_isvc(self, ref: str) -> Manifest:
+        """The InferenceService `NAME` or `NAMESPACE/NAME` names."""
+        namespace, _, name = ref.rpartition("/")
+        found = [
+            m for m in self.isvcs if m.name == name and (not namespace or m.namespace == namespace)
+        ]
+        if not found:
+            import difflib  # only when a name is not found
+
+            refs = [m.ref for m in self.isvcs] if namespace else [m.name for m in self.isvcs]
+            close = difflib.get_close_matches(ref, dict.fromkeys(refs), n=3)
+            known = (
+                "did you mean " + " or ".join(f'"{c}"' for c in close) + "?"
+                if close
+                else f"found: {_listing(self.isvcs)}"
+            )
+            raise ModetableError(f"no InferenceService {ref!r} among the manifests ({known})")
+        if len(found) > 1:
+            places = ", ".join(m.ref for m in found)
+            raise ModetableError(
+                f"InferenceService {ref!r} is ambiguous: {places}; write NAMESPACE/NAME"
+            )
+        return found[0]
+
+
+def _listing(objects: tuple[Manifest, ...], shown: int = 10) -> str:
+    """`a, b, c`, or the first `shown` and how many more; `none` when empty."""
+    names = ", ".join(m.ref for m in objects[:shown]) or "none"
+    more = len(objects) - shown
+    return f"{names} and {more} more" if more > 0 else names
+
+
+def kind_roles(spec: Manifests) -> dict[str, tuple[str, str]]:
+    """kind → (role, scope)."""
+    kinds = {spec.inference_service: ("isvc", "namespace")}
+    kinds.update({k.kind: ("runtime", k.scope) for k in spec.runtimes})
+    kinds.update({k.kind: ("model", k.scope) for k in spec.models})
+    return kinds
+
+
+def kind_scopes(spec: Manifests) -> dict[str, str]:
+    """Kind → scope (`namespace`, `cluster`) of every kind the rules read."""
+    return {kind: scope for kind, (_role, scope) in kind_roles(spec).items()}
+
+
+@attrs.frozen
+class Rejected:
+    """An object modetable cannot read (the API server would refuse it): the
+    error, and as much of its identity as could be read."""
+
+    error: ModetableError
+    kind: str | None = None
+    namespace: str | None = None
+    name: str | None = None
+
+
+def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Cluster:
+    seen: dict[tuple[str, str | None, str], Manifest] = {}
+    duplicates = []
+    for obj in objects:
+        key = (obj.kind, obj.namespace, obj.name)
+        first = seen.pop(key, None)
+        if first is not None and first.location != obj.location:
+            duplicates.append((first, obj))
+        seen[key] = obj
+    unique = list(seen.values())
+    kinds = kind_roles(spec)
+    return Cluster(
+        isvcs=tuple(m for m in unique if kinds[m.kind][0] == "isvc"),
+        runtimes=tuple(m for m in unique if kinds[m.kind][0] == "runtime"),
+        models=tuple(m for m in unique if kinds[m.kind][0] == "model"),
+        skipped=skipped,
+        duplicates=tuple(duplicates),
+        read=len(objects),
+    )
+
+
+def duplicate_message(earlier: Manifest, later: Manifest) -> str:
+    return (
+        f"{later.kind} {later.ref} is defined twice (first at {earlier.location}); "
+        "the later one is used, as kubectl apply would leave it"
+    )
+
+
+def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
+    return f"{later.location}: {duplicate_message(earlier, later)}"
+
+
+def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
+    """A runtime as the JSON contracts name it: `{"name", "kind"}`, or null."""
+    if runtime is None:
+        return None
+    return {"name": runtime.name, "kind": runtime.kind}
+
+
+def object_json(manifest: Manifest | None) -> dict[str, Any] | None:
+    """An object to fix, as the JSON contracts name it: its kind, namespace
+    (null for a cluster-scoped one), name and where it is written; or null."""
+    if manifest is None:
+        return None
+    return {
+        "kind": manifest.kind,
+        "namespace": manifest.namespace,
+        "name": manifest.name,
+        "at": str(manifest.location),
+    }

@@ -1,0 +1,63 @@
+"""The `findings:` section: what `modetable audit` reports, and how bad each is."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import attrs
+
+from modetable.rules.kinds import Ref
+from modetable.rules.model.names import ComponentName, ModeName
+from modetable.rules.words import Severity
+
+__all__ = ["MODE_FINDING_PARAMS", "FindingKind", "Findings", "ManifestFindings", "ModeFinding"]
+
+# What a mode's finding message is given (the `mode` group).
+MODE_FINDING_PARAMS = ("component", "mode", "replacement")
+
+
+@attrs.frozen
+class FindingKind:
+    """How bad one kind of finding is, and what it means (SARIF's rule text)."""
+
+    severity: Severity
+    description: str
+
+
+@attrs.frozen
+class ModeFinding:
+    """A component running in a mode whose status asks for attention."""
+
+    severity: Severity
+    description: str
+    message: Annotated[str, Ref("message", params=MODE_FINDING_PARAMS)]
+
+
+@attrs.frozen
+class ManifestFindings:
+    """Findings about the manifests themselves, not about one InferenceService."""
+
+    invalid: FindingKind
+    duplicate: FindingKind
+    # An object OME's webhook denies on apply (runtime_admission).
+    denied: FindingKind | None = None
+
+
+@attrs.frozen
+class Findings:
+    """Each kind of finding by the rule behind it, grouped by the section the
+    rule's id comes from; a finding's id is `GROUP/KEY`."""
+
+    admission: dict[Annotated[str, Ref("admission check")], FindingKind]
+    # An admission check left undecided (its `undecided`): the verdict is
+    # "allowed" only as far as modetable can tell.
+    not_checked: dict[Annotated[str, Ref("admission check")], FindingKind] = attrs.field(
+        factory=dict, kw_only=True
+    )
+    outcome: dict[Annotated[str, Ref("selection outcome")], FindingKind]
+    check: dict[Annotated[str, Ref("selection check")], FindingKind]
+    run_failure: dict[Annotated[str, Ref("run failure")], FindingKind]
+    component: dict[ComponentName, FindingKind]
+    mode_move: dict[Annotated[str, Ref("mode move")], FindingKind]
+    mode: dict[ModeName, ModeFinding]
+    manifest: ManifestFindings

@@ -1,0 +1,31 @@
+"""The `manifests:` section: which kinds of object the rules read, and where they live."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import attrs
+
+from modetable.rules.kinds import Defines, Templates
+from modetable.rules.model.names import SCOPE_WORDS
+from modetable.rules.words import Scope
+
+__all__ = ["KindRef", "Manifests"]
+
+
+@attrs.frozen
+class KindRef:
+    kind: Annotated[str, Defines("kind")]
+    scope: Scope
+
+
+@attrs.frozen
+class Manifests:
+    list_kind: str
+    scope_labels: Annotated[dict[str, str], Templates(SCOPE_WORDS)]
+    inference_service: str
+    runtimes: tuple[KindRef, ...]
+    models: tuple[KindRef, ...]
+    # The API groups (`ome.io` of `ome.io/v1beta1`) whose objects are read; an
+    # object of a kind above in another group is skipped. Empty: any group.
+    api_groups: tuple[str, ...] = ()
