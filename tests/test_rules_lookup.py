@@ -6,13 +6,14 @@ file when it does not hold the bundled rules (wherever they are)."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, RULES, replace_once, rules_copy, run_cli
 
 import modetable
-from modetable.rules.find import bundled_rules_path, find_rules
+from modetable.rules.find import bundled_rules_path, find_rules, is_rules_file
 
 ISVC = str(EXAMPLES / "inference-service.yaml")
 MANIFESTS = str(EXAMPLES)
@@ -164,3 +165,122 @@ def test_the_audits_markdown_names_a_rules_file_that_is_not_the_bundled_one(tmp_
     _copy(tmp_path)
     lines = run_cli("audit", MANIFESTS, "-o", "markdown").out.splitlines()
     assert lines[:2] == ["rules: rules/modes.yaml (v1.3 rules)", "### modetable audit (v1.3)"]
+
+
+# --- another tool's rules/modes.yaml ---------------------------------------------
+
+FOREIGN = "rules:\n  - id: no-print\n    pattern: print(...)\n    severity: warning\n"
+SKIPPED = (
+    "rules/modes.yaml in the working directory is not a modetable rules file (not a YAML "
+    "mapping with the keys format and product): skipped, the bundled rules are read"
+)
+
+
+def _foreign(folder: Path) -> Path:
+    path = folder / "rules" / "modes.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(FOREIGN)
+    return path
+
+
+def test_another_tools_rules_file_here_is_skipped_with_one_warning(tmp_path, monkeypatch):
+    """Every command reads the bundled rules instead, and says so once; its
+    answer is the one it gives with no ./rules/modes.yaml at all."""
+    monkeypatch.chdir(tmp_path)
+    plain = {name: run_cli(*argv, "-o", "json") for name, argv in JSON_COMMANDS.items()}
+    plain_check = run_cli("rules", "check")
+    assert plain_check.out.startswith(f"{bundled_rules_path()}: 0 errors")
+    _foreign(tmp_path)
+    for name, argv in JSON_COMMANDS.items():
+        run = run_cli(*argv, "-o", "json")
+        assert (run.code, run.out) == (plain[name].code, plain[name].out), name
+        assert run.err == f"modetable: warning: {SKIPPED}\n", name
+    table = run_cli(*JSON_COMMANDS["select"])
+    assert not table.out.startswith("rules:")
+    check = run_cli("rules", "check")
+    assert (check.code, check.out) == (0, plain_check.out)
+    assert check.err == f"modetable: warning: {SKIPPED}\n"
+    upgrade = run_cli("audit", "--from", "v1.2.2", MANIFESTS)
+    assert upgrade.err == f"modetable: warning: {SKIPPED}\n"
+
+
+def test_the_api_warns_and_reads_the_bundled_rules(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    _foreign(tmp_path)
+    with pytest.warns(modetable.ModetableWarning) as said:
+        rules = modetable.load_rules()
+    assert [str(w.message) for w in said] == [SKIPPED]
+    assert (rules.file, rules.bundled) == (str(bundled_rules_path()), True)
+
+
+def test_another_tools_file_given_or_named_is_an_error_as_before(tmp_path, monkeypatch):
+    """--rules FILE and MODETABLE_RULES are asked for: read strictly, never skipped."""
+    monkeypatch.chdir(tmp_path)
+    foreign = _foreign(tmp_path / "other")
+    given = run_cli("--rules", str(foreign), "audit", MANIFESTS)
+    assert given.code == 2
+    assert (
+        given.err.splitlines()[0] == f"modetable: error: {foreign}:1:1: missing required key format"
+    )
+    monkeypatch.setenv("MODETABLE_RULES", str(foreign))
+    named = run_cli("audit", MANIFESTS)
+    assert (named.code, named.err) == (given.code, given.err)
+    with pytest.raises(modetable.ModetableError, match="missing required key format"):
+        modetable.load_rules()
+
+
+def test_an_edited_copy_here_is_read_without_its_schema_line_and_keys_moved(tmp_path, monkeypatch):
+    """A policy author's copy: the schema comment gone, `format` and `product`
+    moved to the end of the file; still modetable's, so still read."""
+    monkeypatch.chdir(tmp_path)
+    rules = rules_copy(
+        tmp_path / "rules" / "modes.yaml",
+        ("# yaml-language-server: $schema=../schema/modes.schema.json\n", ""),
+        ("format: 1\nproduct: OME\n", ""),
+    )
+    with rules.open("a") as end:
+        end.write('product: "OME"\n"format": 1\n')
+    assert not rules.read_text().startswith("# yaml-language-server")
+    run = run_cli(*JSON_COMMANDS["select"], "-o", "json")
+    assert run.err == ""
+    assert json.loads(run.out)["rules"] == {"path": "rules/modes.yaml", "version": "v1.3"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert modetable.load_rules().file == "rules/modes.yaml"
+
+
+def test_an_edited_copy_that_does_not_load_is_still_its_authors_error(tmp_path, monkeypatch):
+    """A copy of modetable's rules with a mistake is modetable's: its error, not a skip."""
+    monkeypatch.chdir(tmp_path)
+    rules_copy(tmp_path / "rules" / "modes.yaml", ("default_version: ", "default_versions: "))
+    run = run_cli(*JSON_COMMANDS["select"])
+    assert run.code == 2
+    assert run.err.startswith("modetable: error: rules/modes.yaml:")
+    assert "default_versions" in run.err
+
+
+@pytest.mark.parametrize(
+    ("text", "ours"),
+    [
+        ("format: 1\nproduct: OME\nversions: []\n", True),
+        ('{"product": "OME", "format": 1}', True),  # JSON is YAML
+        ("a: {format: 1, product: OME}\nformat: 1\nproduct: x\n", True),
+        ("? [format]\n: 1\nformat: 1\nproduct: OME\n", True),  # a key that is a collection
+        ("format: 1\n", False),
+        ("a: {format: 1, product: OME}\n", False),  # not at the top level
+        ("a:\n  - format\n  - product\n", False),
+        ("- format: 1\n  product: OME\n", False),  # a sequence
+        ("format\n", False),  # a scalar
+        ("", False),
+        ("# only a comment\n", False),
+        ("x: 1\n---\nformat: 1\nproduct: OME\n", False),  # the first document only
+        ("x: [1,\nformat: 1\nproduct: OME\n", False),  # not YAML before the keys
+        ("format: 1\nproduct: OME\nx: [1,\n", True),  # known before the mistake
+        ("x: !python/name:os.getcwd\nformat: 1\nproduct: OME\n", True),  # tags never built
+        ("k: &a 1\nformat: *a\nproduct: OME\n", True),
+    ],
+)
+def test_what_a_modetable_rules_file_is(tmp_path, text, ours):
+    path = tmp_path / "modes.yaml"
+    path.write_text(text)
+    assert is_rules_file(path) is ours

@@ -84,11 +84,12 @@ def _rules_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _rules_file(args: argparse.Namespace) -> RulesPath:
-    """FILE or --rules, else the lookup every command uses (`rules/find.py`)."""
+def _rules_file(args: argparse.Namespace, io: Io) -> RulesPath:
+    """FILE or --rules, else the lookup every command uses (`rules/find.py`), a
+    ./rules/modes.yaml it skips said as a warning."""
     from modetable.rules.find import find_rules
 
-    return find_rules(getattr(args, "file", None) or getattr(args, "rules", None))
+    return find_rules(getattr(args, "file", None) or getattr(args, "rules", None), io.warn)
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -114,7 +115,7 @@ def _check(args: argparse.Namespace, io: Io) -> int:
     from modetable.rules.load import parse_rules, read_rules_text
     from modetable.rules.policy import RuleSet
 
-    located = _rules_file(args)
+    located = _rules_file(args, io)
     file = located.path
     with named_by(located.variable):
         text = read_rules_text(file)  # unreadable: bad input (exit 2), not a finding
@@ -264,7 +265,7 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.rules.find import named_by
     from modetable.rules.policy import load_ruleset, rules_json
 
-    located = _rules_file(args)
+    located = _rules_file(args, io)
     said: set[str] = set()
 
     def warn(text: str) -> None:

@@ -1,15 +1,17 @@
 """Which rules file to read: one lookup for every command and for the API.
 
 A path given (`--rules FILE`), else the file `MODETABLE_RULES` names, else
-`rules/modes.yaml` under the current directory when there is one (the file a
-policy author edits in a clone), else the copy bundled with modetable.
+`rules/modes.yaml` under the current directory when there is one and it is a
+modetable rules file (the file a policy author edits in a clone; another tool's
+file of that name is skipped with a warning), else the copy bundled with
+modetable.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Literal
 
@@ -28,6 +30,7 @@ __all__ = [
     "bundled_rules_path",
     "find_rules",
     "holds_bundled_rules",
+    "is_rules_file",
     "named_by",
     "read_rules_bytes",
 ]
@@ -41,6 +44,9 @@ HERE = Path("rules") / "modes.yaml"
 BUNDLED_PARTS = ("_bundled", "rules", "modes.yaml")
 
 How = Literal["given", "environment", "here", "bundled"]
+# The top-level keys every modetable rules file holds, wherever an edit moved
+# them: the first two of its format, both required (rules/model RuleFile).
+_OWN_KEYS = frozenset({"format", "product"})
 
 
 @attrs.frozen
@@ -72,17 +78,88 @@ def named_by(variable: str | None) -> Iterator[None]:
         ) from None
 
 
-def find_rules(path: str | Path | None = None) -> RulesPath:
+def find_rules(
+    path: str | Path | None = None, warn: Callable[[str], None] | None = None
+) -> RulesPath:
     """The rules file to read: `path`, else $MODETABLE_RULES, else ./rules/modes.yaml
-    when it exists, else the bundled copy (an empty variable counts as unset)."""
+    when it exists and is a modetable rules file (`is_rules_file`), else the
+    bundled copy (an empty variable counts as unset). A ./rules/modes.yaml that
+    is not one, which modetable was not asked to read, is skipped and said once
+    to `warn`; a file given or named by the variable is read whatever it is
+    (the loader's errors say what is wrong with it)."""
     if path is not None:
         return RulesPath(Path(path), "given", _is_bundled(Path(path)))
     named = os.environ.get(RULES_VARIABLE)
     if named:
         return RulesPath(Path(named), "environment", _is_bundled(Path(named)))
     if HERE.is_file():
-        return RulesPath(HERE, "here", _is_bundled(HERE))
+        if is_rules_file(HERE):
+            return RulesPath(HERE, "here", _is_bundled(HERE))
+        if warn is not None:
+            warn(
+                f"{HERE} in the working directory is not a modetable rules file (not a YAML "
+                "mapping with the keys format and product): skipped, the bundled rules are read"
+            )
     return RulesPath(bundled_rules_path(), "bundled", True)
+
+
+def is_rules_file(path: Path) -> bool:
+    """Whether the file at `path` is a modetable rules file: YAML whose (first)
+    document is a mapping holding the top-level keys `format` and `product`,
+    which modetable's format requires, wherever an edit moved them.
+
+    Read as YAML events from the start, never built: a rules file is known as
+    soon as both keys are met (line 16 of the bundled copy), another file once
+    its top-level mapping ends, or at the first thing that is not YAML. A file
+    that cannot be read, or is over the input limit, counts as one, so that the
+    loader says what is wrong with it."""
+    import yaml  # only when ./rules/modes.yaml is there
+
+    from modetable.parsing.yamlio import MAX_INPUT_BYTES
+
+    try:
+        with path.open("rb") as stream:
+            if os.fstat(stream.fileno()).st_size > MAX_INPUT_BYTES:
+                return True
+            loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+            return _holds_own_keys(yaml.parse(stream, Loader=loader))
+    except OSError:
+        return True
+    except yaml.YAMLError:
+        return False
+
+
+def _holds_own_keys(events: Iterator[object]) -> bool:
+    """Whether the first document of a YAML event stream is a mapping holding
+    every key of `_OWN_KEYS` at its top level (read only as far as needed)."""
+    import yaml
+
+    depth = 0  # collections open; the top-level mapping is depth 1
+    at_key = True  # the next node at depth 1 is a key
+    seen: set[str] = set()
+    for event in events:
+        if isinstance(event, yaml.CollectionStartEvent):
+            if depth == 0 and not isinstance(event, yaml.MappingStartEvent):
+                return False
+            depth += 1
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+            if depth == 0:
+                return False  # the top-level mapping ended without them
+            if depth == 1:
+                at_key = not at_key
+        elif isinstance(event, yaml.ScalarEvent | yaml.AliasEvent):
+            if depth == 0:
+                return False
+            if depth == 1:
+                if at_key and isinstance(event, yaml.ScalarEvent) and event.value in _OWN_KEYS:
+                    seen.add(event.value)
+                    if seen == _OWN_KEYS:
+                        return True
+                at_key = not at_key
+        elif isinstance(event, yaml.DocumentEndEvent | yaml.StreamEndEvent):
+            return False
+    return False
 
 
 def asked_version() -> str | None:

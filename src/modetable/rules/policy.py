@@ -264,8 +264,9 @@ def load_ruleset(
 ) -> RuleSet:
     """The rules file at `path`, else the one the lookup finds (`rules/find.py`);
     from the cache of loaded rules when it holds this file's bytes (`rules/cache.py`).
-    A cache folder or entry refused is said to `warn`, when given."""
-    found = find_rules(path)
+    A cache folder or entry refused, or a ./rules/modes.yaml the lookup skips, is
+    said to `warn`, when given."""
+    found = find_rules(path, warn)
     file = str(found.path)
     with named_by(found.variable):
         data = read_rules_bytes(found.path)
