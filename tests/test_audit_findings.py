@@ -271,25 +271,26 @@ def test_namespace_and_sorted_rows(fleet):
     assert "not allowed with argument" in run.err
 
 
-def test_a_namespace_with_no_inferenceservice_is_said_with_did_you_mean(fleet):
-    """As kubectl says "No resources found": a misspelled namespace must not
-    pass a CI gate silently (the exit code stays the findings')."""
+def test_a_namespace_no_object_is_in_is_an_error_with_did_you_mean(fleet):
+    """A misspelled namespace must not pass a CI gate, finding nothing: exit 2,
+    said even under -q (a namespace with objects but no InferenceService is a
+    warning: tests/test_audit_namespace.py)."""
     run = run_cli("audit", str(fleet), "-n", "bb")
-    assert run.code == 0
-    assert run.err == (
-        "modetable: warning: no InferenceService of namespace 'bb' among the manifests "
-        '(did you mean "b"?)\n'
+    assert (run.code, run.out, run.err) == (
+        2,
+        "",
+        "modetable: error: no object of namespace 'bb' among the manifests (did you mean \"b\"?)\n",
     )
-    assert run_cli("audit", str(fleet), "-n", "zzz").err == (
-        "modetable: warning: no InferenceService of namespace 'zzz' among the manifests\n"
-    )
-    assert run_cli("audit", str(fleet), "-n", "zzz", "-q").err == ""
+    zzz = "modetable: error: no object of namespace 'zzz' among the manifests\n"
+    assert run_cli("audit", str(fleet), "-n", "zzz").err == zzz
+    assert run_cli("audit", str(fleet), "-n", "zzz", "-q").err == zzz
     assert run_cli("audit", str(fleet), "-n", "b").err == ""
 
 
 def test_a_namespace_leaves_out_the_manifest_findings_of_other_namespaces(tmp_path):
-    """-n b: a/pinned defined twice and a's malformed object are a's problems; a
-    cluster-scoped object's, or one of no known namespace, are everyone's."""
+    """-n b: a/pinned defined twice and a's malformed object are a's problems;
+    router-mn, which b/routed names, is b's concern; an object of no known
+    namespace may be anyone's."""
     documents = fleet_documents()
     extra = [
         documents[4],  # a/pinned again
@@ -316,6 +317,11 @@ def test_a_namespace_leaves_out_the_manifest_findings_of_other_namespaces(tmp_pa
     assert scoped["summary"]["findings"]["warning"] == 1 + sum(
         f["severity"] == "warning" for i in scoped["items"] for f in i["findings"]
     )
+    # The router-mn applied (the later, autoSelect true) could be given to a's
+    # InferenceServices: a's concern too (tests/test_audit_namespace.py has one
+    # a namespace does not use).
+    mine = run_cli("audit", str(tmp_path), "-n", "a", "-o", "json").json()["manifest_findings"]
+    assert mine == [f for f in whole if f["object"]["namespace"] in (None, "a")]
 
 
 def test_severity_shows_only_what_reaches_it(fleet):

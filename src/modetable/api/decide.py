@@ -72,9 +72,12 @@ def audit_cluster(
 ) -> results.AuditResult:
     """Every InferenceService of the cluster (only `namespace`'s, when given),
     sorted by namespace then name: its outcome, problems, deprecations and
-    findings, with the summary. `candidates` lists every candidate runtime in
-    each item (slow on a large fleet). `to_json()` is `modetable audit -o json`
-    (`-n NAMESPACE`, `--candidates`)."""
+    findings, with the summary. With `namespace`, the manifests' findings are
+    those about its objects and the cluster-scoped objects its InferenceServices
+    use (docs/commands.md); a namespace no object is in is a `ModetableError`,
+    one with no InferenceService a `ModetableWarning`. `candidates` lists every
+    candidate runtime in each item (slow on a large fleet). `to_json()` is
+    `modetable audit -o json` (`-n NAMESPACE`, `--candidates`)."""
     found = engine_policy(policy)
     objects = engine_cluster(cluster, found)
     return results.audit_result(

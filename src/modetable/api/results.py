@@ -44,6 +44,7 @@ __all__ = [
     "audit_result",
     "effective_result",
     "match_result",
+    "namespace_note",
     "select_result",
     "to_plain",
 ]
@@ -506,6 +507,7 @@ class AuditRun:
         from modetable.audit.findings import duplicate_finding, invalid_finding
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
+        from modetable.audit.scope import NamespaceScope
         from modetable.reports.finding import ObjectRef
 
         self.policy = policy
@@ -514,25 +516,33 @@ class AuditRun:
         # What an audit `--within` a tree reports (everything by default).
         self.concerns = concerns if concerns is not None else Concerns([])
         concerned = self.concerns.location
-
-        def in_scope(found_in: str | None) -> bool:
-            # With a namespace, kubectl's habit: another namespace's objects are
-            # not shown (cluster-scoped ones, and those of no known namespace, are).
-            return namespace is None or found_in is None or found_in == namespace
-
+        # What an audit of one namespace reports (audit/scope.py); a namespace
+        # holding nothing is refused, one holding no InferenceService is `note`.
+        self.scope = NamespaceScope(namespace)
+        self.note = None if namespace is None else namespace_note(cluster, rejected, namespace)
         self.summary = AuditSummary(policy)
-        self.summary.add_manifest_findings(
+        found = [
             invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
             for r in rejected
-            if concerned(r.error.location) and in_scope(r.namespace)
-        )
-        self.summary.add_manifest_findings(
+            if concerned(r.error.location)
+        ]
+        found += [
             duplicate_finding(policy, earlier, later)
             for earlier, later in cluster.duplicates
-            if (concerned(later.location) or concerned(earlier.location))
-            and in_scope(later.namespace)
-        )
+            if concerned(later.location) or concerned(earlier.location)
+        ]
+        # A cluster-scoped object's findings wait until the namespace's use of
+        # it is known: every InferenceService audited, with its candidates.
+        self._waiting = self.scope.waits_for_use(f.object for f in found)
+        self._manifest_findings = found
+        if not self._waiting:
+            self._add_manifest_findings()
         self.isvcs = audited_isvcs(cluster, namespace)
+
+    def _add_manifest_findings(self) -> None:
+        covers = self.scope.covers
+        self.summary.add_manifest_findings(f for f in self._manifest_findings if covers(f.object))
+        self._manifest_findings = []
 
     def audited(self, advance: Callable[[], None] | None = None) -> Iterator[Audited]:
         """Each InferenceService audited (sorted by namespace, then name), counted
@@ -540,11 +550,20 @@ class AuditRun:
         from modetable.audit.fleet import audit_fleet
 
         for audited in audit_fleet(
-            self.policy, self.cluster, candidates=self.candidates, advance=advance, isvcs=self.isvcs
+            self.policy,
+            self.cluster,
+            # The runtimes that could be picked are what a namespace may use.
+            candidates=self.candidates or self._waiting,
+            advance=advance,
+            isvcs=self.isvcs,
         ):
+            self.scope.add(self.policy, self.cluster, audited)
             if self.concerns.item(audited):
                 self.summary.add(audited)
                 yield audited
+        if self._waiting:
+            self._waiting = False
+            self._add_manifest_findings()
 
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
@@ -553,6 +572,9 @@ class AuditRun:
         """What follows `items` in the JSON: the manifests' findings, the
         summary, the rules (asked for once every item is made)."""
         from modetable.audit.findings import finding_json
+
+        if self._waiting:
+            raise RuntimeError("an audit's trailer is asked for before its last item")
 
         return {
             "manifest_findings": [finding_json(f) for f in self.summary.manifest_findings],
@@ -597,9 +619,36 @@ def audit_result(
     from modetable.reports.finding import SEVERITIES
 
     run = AuditRun(policy, cluster, rejected, namespace=namespace, candidates=candidates)
+    if run.note is not None:
+        import warnings
+
+        from modetable.errors import ModetableWarning
+
+        # stacklevel 3: the caller of audit_cluster.
+        warnings.warn(run.note, ModetableWarning, stacklevel=3)
     items = tuple(run.item(audited) for audited in run.audited())
     failing = frozenset(s for s in SEVERITIES if run.summary.fails(s))
     return AuditResult(items=items, trailer=run.trailer(), failing=failing)
+
+
+def namespace_note(cluster: Cluster, rejected: Sequence[Rejected], namespace: str) -> str | None:
+    """What an audit of `namespace` says before it starts: a namespace no object
+    of the manifests is in is refused (a misspelled `-n` would pass a CI gate
+    forever, finding nothing); one with objects but no InferenceService is
+    audited, with this warning (as kubectl says "No resources found")."""
+    from modetable.audit.scope import namespaces_of
+    from modetable.selection.outcome import did_you_mean
+
+    present = namespaces_of(cluster, rejected)
+    if namespace not in present:
+        hint = did_you_mean(namespace, present)
+        found = f" ({hint})" if hint else ""
+        raise ModetableError(f"no object of namespace {namespace!r} among the manifests{found}")
+    if any(m.namespace == namespace for m in cluster.isvcs):
+        return None
+    hint = did_you_mean(namespace, [m.namespace for m in cluster.isvcs if m.namespace])
+    found = f" ({hint})" if hint else ""
+    return f"no InferenceService of namespace {namespace!r} among the manifests{found}"
 
 
 def to_plain(value: Any) -> Any:

@@ -311,12 +311,14 @@ def upgrade_impact(
     *,
     namespace: str | None = None,
     advance: Callable[[], None] | None = None,
+    candidates: bool = False,
 ) -> list[Impact]:
     """Every InferenceService of `cluster` (only `namespace`'s when given), in the
-    cluster's order, audited under both versions, compared."""
+    cluster's order, audited under both versions, compared; `candidates`: each
+    side's outcome with every candidate assessed (`audit_fleet`)."""
     isvcs = [m for m in cluster.isvcs if namespace is None or m.namespace == namespace]
-    old = list(audit_fleet(before, cluster, advance=advance, isvcs=isvcs))
-    new = audit_fleet(after, cluster, advance=advance, isvcs=isvcs)
+    old = list(audit_fleet(before, cluster, candidates=candidates, advance=advance, isvcs=isvcs))
+    new = audit_fleet(after, cluster, candidates=candidates, advance=advance, isvcs=isvcs)
     analysis = UpgradeAnalysis(before, after, cluster)
     return [analysis.impact(b, a) for b, a in zip(old, new, strict=True)]
 

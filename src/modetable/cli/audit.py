@@ -8,7 +8,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from io import TextIOBase
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modetable.cli import ENDED_OPTIONS
 from modetable.cli.common import (
@@ -26,6 +26,10 @@ from modetable.cli.common import (
     rules_note,
 )
 from modetable.errors import ErrorCode, ModetableError
+
+if TYPE_CHECKING:
+    from modetable.audit.scope import NamespaceScope
+    from modetable.inputs.manifests import Cluster
 
 __all__ = ["EXAMPLES", "NO_DOUBLE_DASH", "PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
 
@@ -144,7 +148,10 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     policy = load_policy(args, io)
     concerns = Concerns(args.manifests if args.within else [])
     inputs = [*args.within, *(m for m in args.manifests if not covered(m, args.within))]
-    cluster, rejected = load_cluster_leniently(policy, inputs, io)
+    # With -n, only the objects defined twice that concern the namespace are said.
+    cluster, rejected = load_cluster_leniently(
+        policy, inputs, io, warn_duplicates=args.namespace is None
+    )
     run = AuditRun(
         policy,
         cluster,
@@ -153,8 +160,8 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         candidates=args.candidates,
         concerns=concerns,
     )
-    if args.namespace is not None and not run.isvcs:
-        io.warn(_none_in(args.namespace, cluster))
+    if run.note is not None:
+        io.warn(run.note)
     threshold = "info" if args.problems_only else args.severity
     progress = Progress(io.stderr, len(run.isvcs), PROGRESS_LABEL)
     kept = (item for item in run.audited(advance=progress.advance) if shown(item, threshold))
@@ -178,24 +185,29 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
             write_report(args.output, policy, everything, run.summary, io.stdout, args, preface)
     finally:
         progress.close()
+    if args.namespace is not None:
+        _warn_duplicates(cluster, run.scope, io)
     return 1 if run.summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
 
 
-def _none_in(namespace: str, cluster: Any) -> str:
-    """kubectl's "No resources found in NAMESPACE namespace.", with a "did you
-    mean": a misspelled namespace would otherwise pass a CI gate, finding nothing."""
-    from modetable.selection.outcome import did_you_mean
+def _warn_duplicates(cluster: Cluster, scope: NamespaceScope, io: Io) -> None:
+    """The loader's warning about objects defined twice, of those that concern
+    the namespace (`audit.scope.NamespaceScope`) alone."""
+    from modetable.inputs.loading import duplicates_warning
 
-    hint = did_you_mean(namespace, [m.namespace for m in cluster.isvcs if m.namespace])
-    found = f" ({hint})" if hint else ""
-    return f"no InferenceService of namespace {namespace!r} among the manifests{found}"
+    said = duplicates_warning([d for d in cluster.duplicates if scope.covers_manifest(d[1])])
+    if said is not None:
+        io.warn(said)
 
 
 def _upgrade(args: argparse.Namespace, io: Io) -> int:
+    from modetable.api.results import namespace_note
     from modetable.audit.output import write_upgrade
     from modetable.audit.progress import Progress
+    from modetable.audit.scope import NamespaceScope
     from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
     from modetable.inputs.checks import check_fields
+    from modetable.reports.finding import ObjectRef
     from modetable.rules.policy import rules_json
 
     ruleset = load_rules(args, io)
@@ -204,16 +216,34 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     # The objects are the cluster's before the upgrade, made under `before`'s
     # webhooks (a runtime they deny never existed; one only `after`'s deny
     # stays, as webhooks do not judge stored objects again).
-    cluster = load_cluster(before, args.manifests, io)
+    cluster = load_cluster(before, args.manifests, io, warn_duplicates=args.namespace is None)
     check_fields(after, cluster)
+    scope = NamespaceScope(args.namespace)
+    if args.namespace is not None:
+        note = namespace_note(cluster, (), args.namespace)
+        if note is not None:
+            io.warn(note)
     count = sum(args.namespace in (None, m.namespace) for m in cluster.isvcs)
     progress = Progress(io.stderr, 2 * count, PROGRESS_LABEL)
     try:
         impacts = upgrade_impact(
-            before, after, cluster, namespace=args.namespace, advance=progress.advance
+            before,
+            after,
+            cluster,
+            namespace=args.namespace,
+            advance=progress.advance,
+            # The runtimes that could be picked are what a namespace may use.
+            candidates=scope.waits_for_use(
+                ObjectRef.of(later) for _earlier, later in cluster.duplicates
+            ),
         )
     finally:
         progress.close()
+    if args.namespace is not None:
+        for impact in impacts:
+            scope.add(before, cluster, impact.before)
+            scope.add(after, cluster, impact.after)
+        _warn_duplicates(cluster, scope, io)
     summary = upgrade_summary_json(before, after, impacts)
     # Two lines compared: each side's in `from` and `to`, none in `version`.
     used = {**rules_json(ruleset), "from": before.version, "to": after.version}

@@ -130,20 +130,28 @@ def _stdin_bytes(io: Io) -> Any:
     return stdin_bytes(io.stdin)
 
 
-def load_cluster(policy: Policy, manifests: list[str], io: Io, extra: list[str] = ()) -> Cluster:
+def load_cluster(
+    policy: Policy,
+    manifests: list[str],
+    io: Io,
+    extra: list[str] = (),
+    *,
+    warn_duplicates: bool = True,
+) -> Cluster:
     """The objects of `manifests` (and of `extra` files) through the one loader
-    (`modetable.inputs.loading`), duplicates warned about."""
+    (`modetable.inputs.loading`), duplicates warned about (unless
+    `warn_duplicates` is False: the caller says those that concern it)."""
     from modetable.inputs.loading import load_paths
 
     # A file also reached through `manifests` is read once, where they reach it.
     inputs = [*manifests, *extra]
     stdin = _stdin_bytes(io) if "-" in inputs else None
     with _kept_for_the_run():
-        return load_paths(policy, inputs, stdin, warn=io.warn)
+        return load_paths(policy, inputs, stdin, warn=io.warn, warn_duplicates=warn_duplicates)
 
 
 def load_cluster_leniently(
-    policy: Policy, manifests: list[str], io: Io
+    policy: Policy, manifests: list[str], io: Io, *, warn_duplicates: bool = True
 ) -> tuple[Cluster, list[Rejected]]:
     """As `load_cluster`, but an object that does not read (the API server would
     refuse it), or a file that is not YAML, is left out and returned, so the
@@ -153,7 +161,14 @@ def load_cluster_leniently(
     stdin = _stdin_bytes(io) if "-" in manifests else None
     rejected: list[Rejected] = []
     with _kept_for_the_run():
-        cluster = load_paths(policy, manifests, stdin, warn=io.warn, rejected=rejected)
+        cluster = load_paths(
+            policy,
+            manifests,
+            stdin,
+            warn=io.warn,
+            rejected=rejected,
+            warn_duplicates=warn_duplicates,
+        )
     return cluster, rejected
 
 

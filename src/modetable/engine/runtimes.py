@@ -18,10 +18,12 @@ from modetable.versions import in_force
 __all__ = [
     "Chain",
     "InheritanceError",
+    "Reach",
     "RuntimeRefRequest",
     "find_named_runtime",
     "lookup_order",
     "merge_inherited",
+    "reach",
     "resolve_chain",
     "runtime_request",
 ]
@@ -193,6 +195,39 @@ def resolve_chain(policy: Policy, cluster: Cluster, runtime: Manifest) -> Chain:
     for member in reversed(chain):
         spec = merge_inherited(spec, member.spec, rule.list_key, frozenset(rule.replace))
     return Chain(runtimes=tuple(chain), spec=spec)
+
+
+@attrs.frozen
+class Reach:
+    """What a runtime's inheritance chain reaches, whole or broken: the runtimes
+    found (the runtime first), and the parent named but not found, if any."""
+
+    runtimes: tuple[Manifest, ...]
+    missing: str | None = None
+
+
+def reach(policy: Policy, cluster: Cluster, runtime: Manifest) -> Reach:
+    """The runtimes `runtime`'s chain reaches, walked as `resolve_chain` walks it
+    but never refused: a cycle, or an annotation that does not read, ends it
+    where it stands (the audit's `-n` asks what a namespace's runtimes touch,
+    not whether their chains hold)."""
+    chain = [runtime]
+    if not policy.inheritance_in_force:
+        return Reach(tuple(chain))
+    current = runtime
+    while True:
+        try:
+            name = _parent_of(policy, current)
+        except ModetableError:
+            break
+        if name is None or any(r.name == name for r in chain):
+            break
+        parent = _find_parent(policy, cluster, current, name)
+        if parent is None:
+            return Reach(tuple(chain), name)
+        chain.append(parent)
+        current = parent
+    return Reach(tuple(chain))
 
 
 def _unset(value: Any) -> bool:

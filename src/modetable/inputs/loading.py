@@ -20,6 +20,7 @@ from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs.checks import check_cluster, check_object
 from modetable.inputs.manifests import (
     Cluster,
+    Manifest,
     Rejected,
     build_cluster,
     duplicate_warning,
@@ -29,7 +30,7 @@ from modetable.inputs.sources import other_groups_warning, parse_objects, read_d
 from modetable.parsing.yamlio import one_run
 from modetable.rules.policy import Policy
 
-__all__ = ["Warn", "load_objects", "load_paths", "stdin_bytes"]
+__all__ = ["Warn", "duplicates_warning", "load_objects", "load_paths", "stdin_bytes"]
 
 # Where a warning goes (one line of text, without `modetable: warning: `).
 Warn = Callable[[str], None]
@@ -42,18 +43,21 @@ def load_paths(
     *,
     warn: Warn | None = None,
     rejected: list[Rejected] | None = None,
+    warn_duplicates: bool = True,
 ) -> Cluster:
     """The objects of files and folders (read recursively); `-` reads `stdin`
     (the process's standard input when None). With `rejected`, an object that
     does not read is left out and recorded there, and so is a file that is not
     YAML (none of its objects read); a limit or a file that cannot be read
-    still stops the load."""
+    still stops the load. `warn_duplicates` False leaves the objects defined
+    twice unsaid (an audit of one namespace says those that concern it)."""
     inputs = [os.fspath(p) for p in paths]
     if not inputs:
         raise ModetableError("no manifests given (pass files, folders or -)")
     # One budget of alias nodes for all the files (the command's, when in one).
     with one_run():
-        return _checked(policy, read_documents(inputs, stdin, rejected), warn, rejected)
+        documents = read_documents(inputs, stdin, rejected)
+        return _checked(policy, documents, warn, rejected, warn_duplicates)
 
 
 def stdin_bytes(stream: TextIO | BinaryIO | None) -> Any:
@@ -107,6 +111,7 @@ def _checked(
     documents: Iterable[tuple[Any, Location]],
     warn: Warn | None,
     rejected: list[Rejected] | None,
+    warn_duplicates: bool = True,
 ) -> Cluster:
     spec = policy.rules.manifests
     other_groups: dict[str, int] = {}
@@ -126,12 +131,21 @@ def _checked(
             kept.append(manifest)
         objects = kept
     cluster = build_cluster(objects, skipped, spec)
-    if cluster.duplicates and warn is not None:
-        # Once, with a count: a tree with many duplicates would bury everything else.
-        earlier, later = cluster.duplicates[0]
-        more = len(cluster.duplicates) - 1
-        extra = f" (and {more} more defined twice: `modetable audit` lists each)" if more else ""
-        warn(duplicate_warning(earlier, later) + extra)
+    said = duplicates_warning(cluster.duplicates) if warn_duplicates else None
+    if said is not None and warn is not None:
+        warn(said)
     if rejected is None:
         check_cluster(policy, cluster)
     return cluster
+
+
+def duplicates_warning(duplicates: Sequence[tuple[Manifest, Manifest]]) -> str | None:
+    """The one warning about objects defined twice ((earlier, later) pairs):
+    the first, with a count of the rest, since a tree with many would bury
+    everything else; None for none."""
+    if not duplicates:
+        return None
+    earlier, later = duplicates[0]
+    more = len(duplicates) - 1
+    extra = f" (and {more} more defined twice: `modetable audit` lists each)" if more else ""
+    return duplicate_warning(earlier, later) + extra
