@@ -279,3 +279,21 @@ def test_the_pages_example(monkeypatch):
     assert run.err.splitlines() == [
         f"modetable: error: {shown[0].removeprefix('modetable: error: ')}"
     ]
+
+
+def test_a_missing_parent_is_used_by_its_name(tmp_path):
+    """A runtime whose parent is malformed (so not found): the parent's finding
+    is the concern of the namespace that names the child, not of another."""
+    documents = [
+        model_doc("m", **llama_model_spec()),
+        runtime_doc("kid", annotations={"ome.io/inherit-from": "gone"}),
+        {**runtime_doc("gone"), "spec": [1]},
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        isvc_doc("svc", "x", engine={}, runtime={"name": "kid"}),
+        isvc_doc("svc", "y", engine={}, runtime={"name": "plain"}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    gone = [("manifest/invalid", "ClusterServingRuntime", "gone")]
+    assert _listed(run_cli("audit", str(path), "-o", "json").json()) == gone
+    assert _listed(run_cli("audit", str(path), "-n", "x", "-o", "json").json()) == gone
+    assert _listed(run_cli("audit", str(path), "-n", "y", "-o", "json").json()) == []

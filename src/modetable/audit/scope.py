@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from modetable.audit.fleet import Audited
-from modetable.engine.runtimes import lookup_order, reach, runtime_request
+from modetable.engine.runtimes import find_named_runtime, lookup_order, reach, runtime_request
 from modetable.errors import ModetableError
 from modetable.inputs.fields import read
 from modetable.inputs.manifests import Cluster, Manifest, Rejected
@@ -73,7 +73,9 @@ class NamespaceScope:
         if self.everything:
             return
         outcome = audited.outcome
-        runtimes = [outcome.runtime]
+        named, references = _named(policy, cluster, audited.isvc)
+        # The runtime named is reached even where its chain breaks (no runtime used).
+        runtimes = [outcome.runtime, named]
         if not outcome.named:  # a named runtime's candidates are hypothetical
             runtimes += [c.runtime for c in outcome.candidates if c.compatible]
         for runtime in runtimes:
@@ -82,8 +84,7 @@ class NamespaceScope:
         for found in (outcome.model, outcome.cause):
             if found is not None:
                 self._used.add((found.kind, found.name))
-        for kind, name in _named(policy, audited.isvc):
-            self._used.add((kind, name))
+        self._used.update(references)
         for finding in audited.findings:
             if _cluster_scoped(finding.object):
                 self._used.add((finding.object.kind or "", finding.object.name or ""))
@@ -102,13 +103,17 @@ def _cluster_scoped(obj: ObjectRef) -> bool:
     return obj.namespace is None and obj.kind is not None and obj.name is not None
 
 
-def _named(policy: Policy, isvc: Manifest) -> list[tuple[str, str]]:
-    """(kind, name) of the runtime (each kind its lookup tries) and the model
-    `isvc` names, whether or not they are among the manifests."""
+def _named(
+    policy: Policy, cluster: Cluster, isvc: Manifest
+) -> tuple[Manifest | None, list[tuple[str, str]]]:
+    """The runtime `isvc` names, if found; and (kind, name) of the runtime (each
+    kind its lookup tries) and the model it names, whether found or not."""
+    runtime = None
     found = []
     try:
         request = runtime_request(policy, isvc)
         if request is not None:
+            runtime = find_named_runtime(policy, cluster, isvc, request)
             for kind in (request.kind, *lookup_order(policy, request)):
                 found.append((kind, request.name))
         rules = selection_rules(policy).model_ref
@@ -118,7 +123,7 @@ def _named(policy: Policy, isvc: Manifest) -> list[tuple[str, str]]:
             found.append((read(ref, rules.kind, str, isvc.location) or rules.default_kind, name))
     except ModetableError:  # a field of the wrong type names nothing
         pass
-    return found
+    return runtime, found
 
 
 def namespaces_of(cluster: Cluster, rejected: Iterable[Rejected] = ()) -> list[str]:
