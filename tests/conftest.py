@@ -250,6 +250,14 @@ def format_entry(**overrides: Any) -> dict:
     return {k: v for k, v in entry.items() if v is not None}
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that opens chromium is a browser test: marked so, whichever
+    module it is in (`-m "not browser"` leaves it out)."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """Debian's chromium, headless, driven by Playwright (tests/browser_helpers.py);
