@@ -98,6 +98,7 @@ def command_json(command: str, *argv: str) -> dict:
     return run.json()
 
 
+@pytest.mark.slow
 def test_every_command_prints_the_apis_json_for_every_isvc(read_once, policy, cluster):
     assert len(cluster.isvcs) > 100
     for ref in cluster.isvcs:
@@ -252,6 +253,7 @@ def test_the_json_of_every_command_round_trips(policy, cluster):
 # --- threads --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_threads_selecting_at_once_get_the_answers_of_one_thread(kinds_of_outcome):
     """One Policy and one Cluster, fresh (nothing computed yet), shared by
     several threads selecting at once, each in its own order, with the

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import cluster_of, isvc_doc, mode_annotation
 from corpus import LOOK_ALIKE_WORLD
 from hypothesis import HealthCheck, given, settings
@@ -109,6 +110,7 @@ def look_alikes(draw: st.DrawFn) -> list[dict]:
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(isvcs=look_alikes())
 def test_look_alikes_get_the_reference_answers(ruleset, isvcs):

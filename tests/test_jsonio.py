@@ -157,6 +157,7 @@ _VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     value=st.lists(_VALUES, max_size=3) | st.dictionaries(_KEYS, _VALUES, max_size=4),
