@@ -226,6 +226,13 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+def _default_signals() -> None:
+    import signal
+
+    for number in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(
     ("signal_name", "code", "line"),
     [
@@ -251,6 +258,9 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         cwd=ROOT,
         # The rules cache off: its own atomic write would stall first.
         env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "MODETABLE_CACHE": "0"},
+        # As a shell in a terminal starts it: a runner started in the background
+        # (or under nohup) passes these signals on ignored.
+        preexec_fn=_default_signals,
     )
     try:
         deadline = time.monotonic() + 30
