@@ -229,8 +229,10 @@ sys.exit(main(sys.argv[1:]))
 def _default_signals() -> None:
     import signal
 
-    for number in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+    numbers = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+    for number in numbers:
         signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, numbers)
 
 
 @pytest.mark.parametrize(
@@ -259,7 +261,7 @@ def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name,
         # The rules cache off: its own atomic write would stall first.
         env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "MODETABLE_CACHE": "0"},
         # As a shell in a terminal starts it: a runner started in the background
-        # (or under nohup) passes these signals on ignored.
+        # (or under nohup) passes these signals on ignored, or blocked.
         preexec_fn=_default_signals,
     )
     try:
