@@ -244,14 +244,17 @@ def _run_step(step: dict, inputs: dict, cwd: Path, venv: Path) -> subprocess.Com
 
 @pytest.fixture(scope="session")
 def action_python(tmp_path_factory) -> Path:
-    """The environment the action's setup-python step would give (a fresh one),
-    with the action's install step run in it: once per test run, since that
-    step reads no input (only the action's own path)."""
+    """The environment the action's setup-python step would give (a fresh one,
+    with pip: virtualenv's, which seeds it from its cache, several times faster
+    than `python -m venv`), with the action's install step run in it: once per
+    test run, since that step reads no input (only the action's own path)."""
     [install] = [step for step in ACTION["runs"]["steps"] if step.get("name") == INSTALL]
     assert "inputs." not in str(install)
 
     def install_modetable(folder: Path) -> None:
-        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "-m", "virtualenv", "-q", str(folder)], check=True, timeout=300
+        )
         done = _run_step(install, {}, folder, folder)
         assert done.returncode == 0, done.stdout + done.stderr
 
