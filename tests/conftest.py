@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import shutil
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +57,26 @@ def need(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is absent (the shared spec and catalog live beside this checkout)")
     return path
+
+
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+    """The folder `name`, made by `build(folder)` once per test run and shared by
+    every worker of the run (pytest-xdist's): the first worker to ask builds it
+    under a lock, the others wait and use it. A build that raises leaves nothing
+    built: the next to ask builds it again."""
+    from filelock import FileLock
+
+    run = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run = run.parent  # each worker's folder lies in the run's
+    folder = run / name
+    with FileLock(str(run / f"{name}.lock")):
+        if not (folder / ".built").exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            (folder / ".built").touch()
+    return folder
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -241,6 +264,14 @@ def format_entry(**overrides: Any) -> dict:
     }
     entry.update(overrides)
     return {k: v for k, v in entry.items() if v is not None}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that opens chromium is a browser test: marked so, whichever
+    module it is in (`-m "not browser"` leaves it out)."""
+    for item in items:
+        if "chromium" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")

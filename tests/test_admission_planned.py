@@ -1,18 +1,18 @@
 """A fleet's admission reads each InferenceService's fields in one walk
 (`fields.FieldPlan`) and runs the checks' tests on what it read: the same
 verdicts as `admit` reading every path itself, on every case of the checks'
-own tests, the real catalog, a synthetic fleet, and generated
-InferenceServices holding anything (of any type) at the paths the checks read.
+own tests, the real catalog and the synthetic fleet (tests/corpus.py), and
+generated InferenceServices holding anything (of any type) at the paths the
+checks read.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import pytest
-import yaml
-from conftest import CATALOG, ROOT, cluster_of, need
+from conftest import cluster_of
+from corpus import catalog, fleet
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_admission_checks import CASES, ROLLOUT_CASES, cluster_docs, isvc
@@ -20,13 +20,8 @@ from test_admission_checks import CASES, ROLLOUT_CASES, cluster_docs, isvc
 from modetable.admission import Shown, admit
 from modetable.admission.fields import FieldPlan, PlannedReader, Reader, field_plan
 from modetable.errors import Location
-from modetable.inputs.manifests import Manifest, build_cluster
-from modetable.inputs.sources import parse_objects, read_cluster
+from modetable.inputs.manifests import Manifest
 from modetable.parsing import paths
-from modetable.parsing.yamlio import load_documents
-
-sys.path.insert(0, str(ROOT / "bench"))
-from fleet import Fleet
 
 # What selection might show at admission: nothing, a warning, a denial.
 SHOWN = [
@@ -57,18 +52,14 @@ def test_every_case_of_the_checks_tests(ruleset, version):
         assert_planned_agrees(policy, cluster_of(policy, *docs))
 
 
-def test_the_catalog(ruleset):
-    need(CATALOG)
-    policy = ruleset.at("v1.3")
-    folders = [str(CATALOG / part) for part in ("runtimes", "inferenceservices", "models")]
-    assert_planned_agrees(policy, read_cluster(folders, policy.rules.manifests))
+def test_the_catalog():
+    ome = catalog("v1.3")
+    assert_planned_agrees(ome.policy, ome.cluster)
 
 
-def test_a_synthetic_fleet(ruleset):
-    policy = ruleset.at("v1.3")
-    text = yaml.safe_dump_all(Fleet(300, 60, 5).build().documents(), sort_keys=False)
-    objects, skipped = parse_objects(load_documents(text, "fleet.yaml"), policy.rules.manifests)
-    assert_planned_agrees(policy, build_cluster(objects, skipped, policy.rules.manifests))
+def test_a_synthetic_fleet():
+    synthetic = fleet("v1.3")
+    assert_planned_agrees(synthetic.policy, synthetic.cluster)
 
 
 # --- generated InferenceServices: anything at the paths the checks read -------------
@@ -128,6 +119,7 @@ def _outcome(function, *args: Any, **kwargs: Any) -> Any:
         return (type(error), str(error))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
 def test_generated_inference_services(ruleset, version):
     policy = ruleset.at(version)

@@ -13,11 +13,10 @@ from __future__ import annotations
 import copy
 import json
 import warnings
-from pathlib import Path
 
 import pytest
-import yaml
 from conftest import CATALOG, RULES, need, run_cli
+from corpus import catalog_documents
 
 import modetable
 from modetable import selection
@@ -101,6 +100,7 @@ def command_json(command: str, *argv: str) -> dict:
     return run.json()
 
 
+@pytest.mark.slow
 def test_every_command_prints_the_apis_json_for_every_isvc(read_once, policy, cluster):
     assert len(cluster.isvcs) > 100
     for ref in cluster.isvcs:
@@ -183,14 +183,6 @@ def _scribble(value) -> None:
 # --- objects in memory --------------------------------------------------------------
 
 
-def _catalog_objects() -> list:
-    """Every document of the catalog as PyYAML's safe loader gives it (libyaml's,
-    when installed: the same loader in C), in the order modetable reads the files."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    files = sorted(p for p in Path(CATALOG).rglob("*") if p.suffix in (".yaml", ".yml", ".json"))
-    return [doc for path in files for doc in yaml.load_all(path.read_text(), Loader=loader)]
-
-
 def _placeless(value):
     """A JSON document without the places of things (files and lines here, object
     paths there): what is left is the verdict."""
@@ -205,7 +197,7 @@ def _placeless(value):
 def in_memory(policy):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", modetable.ModetableWarning)
-        return modetable.Cluster.from_objects(_catalog_objects(), rules=policy)
+        return modetable.Cluster.from_objects(catalog_documents(), rules=policy)
 
 
 def test_objects_in_memory_get_the_verdicts_of_the_files(policy, cluster, in_memory):
@@ -241,7 +233,7 @@ def test_an_isvc_given_as_an_object_gets_the_verdict_of_the_one_in_the_cluster(
     """The webhook's case: the InferenceService is the request's object, not one read."""
     isvcs = {
         f"{d['metadata'].get('namespace', 'default')}/{d['metadata']['name']}": d
-        for d in _catalog_objects()
+        for d in catalog_documents()
         if isinstance(d, dict) and d.get("kind") == "InferenceService"
     }
     for ref in kinds_of_outcome:
@@ -263,6 +255,7 @@ def test_the_json_of_every_command_round_trips(policy, cluster):
 # --- threads --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_threads_selecting_at_once_get_the_answers_of_one_thread(kinds_of_outcome):
     """One Policy and one Cluster, fresh (nothing computed yet), shared by
     several threads selecting at once, each in its own order, with the

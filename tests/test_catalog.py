@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from collections import Counter
 
+import corpus
 import pytest
 
 from modetable.engine.matching import match_runtime, requested_modes
-from modetable.inputs.sources import parse_objects, read_cluster, read_documents
+from modetable.inputs.sources import parse_objects, read_documents
 
 
 @pytest.fixture
-def cluster(catalog, v13):
-    return read_cluster([str(catalog)], v13.rules.manifests)
+def cluster():
+    """The catalog read once for the session (tests/corpus.py)."""
+    return corpus.catalog("v1.3").cluster
 
 
 def test_the_catalog_loads_whole(catalog, v13):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 
-from conftest import CATALOG, cluster_of, isvc_doc, mode_annotation, need, runtime_doc
+from conftest import cluster_of, isvc_doc, mode_annotation, runtime_doc
+from corpus import catalog
 
 from modetable.engine.index import build_index, request_of
 from modetable.engine.matching import match_runtime, requested_modes
-from modetable.inputs.sources import read_cluster
 
 MODES = (None, "RawDeployment", "OMENative", "MultiNode", "MultiNodeRayVLLM", "Bogus")
 
@@ -60,16 +60,10 @@ def test_the_index_agrees_with_the_matcher_on_every_declaration(ruleset):
         _assert_index_agrees(policy, cluster)
 
 
-def test_the_index_agrees_with_the_matcher_on_the_catalog(ruleset):
-    need(CATALOG)
-    for version in ("v1.3",):
-        policy = ruleset.at(version)
-        cluster = read_cluster(
-            [str(CATALOG / "runtimes"), str(CATALOG / "inferenceservices")], policy.rules.manifests
-        )
-        extra = cluster_of(policy, *_runtimes()[:12])
-        _assert_index_agrees(policy, cluster)
-        _assert_index_agrees(policy, extra)
+def test_the_index_agrees_with_the_matcher_on_the_catalog():
+    ome = catalog("v1.3")
+    _assert_index_agrees(ome.policy, ome.cluster)
+    _assert_index_agrees(ome.policy, cluster_of(ome.policy, *_runtimes()[:12]))
 
 
 def test_candidates_are_the_namespaces_runtimes_and_the_clusters(v13):

@@ -167,8 +167,11 @@ def test_an_interruption_while_staging_leaves_everything_as_it_was(tmp_path, mon
 def test_sigterm_during_the_renames_waits_until_they_are_done(tmp_path, monkeypatch):
     """A real SIGTERM sent while the first file is renamed is held: both files are
     new when it arrives (the test's own handler, and SIGTERM unblocked whatever
-    mask the suite inherited)."""
+    mask the suite inherited). It is sent to the thread that writes: a command's
+    process has that one thread, which a SIGTERM sent to the process reaches; a
+    test runner's worker (pytest-xdist's) has others, which would take it instead."""
     import signal
+    import threading
 
     class Stopped(BaseException):
         pass
@@ -181,7 +184,7 @@ def test_sigterm_during_the_renames_waits_until_they_are_done(tmp_path, monkeypa
     real = os.replace
 
     def signalled(source, destination):
-        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
         return real(source, destination)
 
     monkeypatch.setattr(atomic.os, "replace", signalled)

@@ -6,20 +6,23 @@ OME says no is a key that misses something read: two InferenceServices that
 differ only there would share an answer. Here hypothesis builds clusters of
 InferenceServices that differ from each other in one or two of the fields the
 rules read (modes and their misspellings, components and their shapes, named
-runtimes, models, replicas, rollout groups), all in one cluster so that every
-one of them meets answers kept for the others, and every outcome of the
-fleet's selector is compared with `selection.select` for the same one, field
-for field, in every version of the rules.
+runtimes, models, replicas, rollout groups), all in one cluster with the
+models and runtimes of tests/corpus.py, so that every one of them meets
+answers kept for the others, and every outcome of the fleet's selector is
+compared with `selection.select` for the same one, field for field, in every
+version of the rules.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from conftest import cluster_of, isvc_doc, mode_annotation, model_doc, runtime_doc
+import pytest
+from conftest import cluster_of, isvc_doc, mode_annotation
+from corpus import LOOK_ALIKE_WORLD
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_audit_fast import MODEL, _entry, assert_fast_agrees
+from test_audit_fast import assert_fast_agrees
 
 # Mode values as written: each mode, misspellings, a legacy one (a value that
 # is not a string is refused when the manifests are read: tests/test_hostile*).
@@ -86,42 +89,6 @@ FIELDS: dict[str, list[Any]] = {
     ],
 }
 
-DOCUMENTS = [
-    MODEL,
-    {
-        **MODEL,
-        "metadata": {"name": "sharded"},
-        "spec": {**MODEL["spec"], "distribution": "Sharded"},
-    },
-    model_doc("nsmodel", "BaseModel", "ns", **MODEL["spec"]),
-    runtime_doc("plain", supportedModelFormats=[_entry(priority=2)]),
-    runtime_doc(
-        "multinode",
-        supportedModelFormats=[_entry(priority=8)],
-        engineConfig=mode_annotation("MultiNode"),
-    ),
-    runtime_doc(
-        "native",
-        supportedModelFormats=[_entry(priority=3)],
-        engineConfig=mode_annotation("OMENative"),
-        decoderConfig=mode_annotation("OMENative"),
-    ),
-    runtime_doc(
-        "routed",
-        supportedModelFormats=[_entry(priority=4)],
-        routerConfig=mode_annotation("MultiNode"),
-    ),
-    runtime_doc("off", disabled=True, supportedModelFormats=[_entry(priority=9)]),
-    runtime_doc(
-        "local", "ServingRuntime", namespace="ns", supportedModelFormats=[_entry(priority=1)]
-    ),
-    runtime_doc(
-        "h100",
-        supportedModelFormats=[_entry(priority=5)],
-        acceleratorRequirements={"acceleratorClasses": ["nvidia-h100"]},
-    ),
-]
-
 
 @st.composite
 def look_alikes(draw: st.DrawFn) -> list[dict]:
@@ -143,9 +110,10 @@ def look_alikes(draw: st.DrawFn) -> list[dict]:
     ]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(isvcs=look_alikes())
 def test_look_alikes_get_the_reference_answers(ruleset, isvcs):
     for version in ruleset.versions:
         policy = ruleset.at(version)
-        assert_fast_agrees(policy, cluster_of(policy, *DOCUMENTS, *isvcs))
+        assert_fast_agrees(policy, cluster_of(policy, *LOOK_ALIKE_WORLD, *isvcs))

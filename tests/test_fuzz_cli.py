@@ -30,6 +30,9 @@ from modetable.cli import COMMANDS
 from modetable.parsing import yamlio
 from modetable.rules import load_ruleset
 
+# Every test here runs whole command lines on dozens of examples: seconds each.
+pytestmark = pytest.mark.slow
+
 FUZZ_EXAMPLES = int(os.environ.get("MODETABLE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
     max_examples=FUZZ_EXAMPLES,

@@ -109,6 +109,7 @@ def _no_last_resort(monkeypatch):
     monkeypatch.setenv("MODETABLE_DEBUG", "1")
 
 
+@pytest.mark.slow
 @FUZZ
 @given(rules=edited_rules(), command=st.sampled_from(COMMANDS))
 def test_any_edit_of_the_rules_gets_an_answer_or_one_line_per_problem(tmp_path, rules, command):
@@ -121,6 +122,7 @@ RULES_TEXT = RULES.read_text()
 
 
 # Each example composes and writes the whole rules file anew: half as many.
+@pytest.mark.slow
 @settings(FUZZ, max_examples=max(FUZZ_EXAMPLES // 2, 1))
 @given(data=st.data(), command=st.sampled_from(COMMANDS))
 def test_tags_numbers_and_aliases_on_any_node_of_the_rules(tmp_path, data, command):

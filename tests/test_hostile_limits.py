@@ -125,6 +125,7 @@ def test_aliased_configs_within_the_budget_are_answered(tmp_path, monkeypatch):
     ] * 3
 
 
+@pytest.mark.slow
 def test_a_merge_key_bomb_is_refused_within_the_node_limit(monkeypatch):
     """200 KB of `<<` merges would build 18 million pairs; the node budget stops it.
     (A lower limit here keeps the test light; the bound scales with it.)"""
@@ -251,6 +252,7 @@ def test_a_file_just_under_the_limit_is_read(tmp_path, monkeypatch):
     )
 
 
+@pytest.mark.slow
 def test_loading_costs_a_bounded_multiple_of_the_input():
     """The whole runtime catalog (about 0.8 MB) loads within 20 bytes of memory
     per byte of YAML, positions included, so the byte limit bounds memory."""

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import CATALOG, ROOT, isvc_doc, need, run_cli, runtime_doc, write
+from conftest import CATALOG, ROOT, built_once, isvc_doc, need, run_cli, runtime_doc, write
 
 from modetable.html.audit_page import audit_page
 
@@ -319,14 +319,20 @@ def test_hostile_values_render_inert(chromium, tmp_path):
 
 @pytest.fixture(scope="module")
 def fleet_report(tmp_path_factory):
-    from fleet import Fleet, write_fleet
+    """The fleet's audit as JSON and its page, made once per test run (its two
+    tests may run in two of pytest-xdist's workers)."""
 
-    folder = tmp_path_factory.mktemp("fleet")
-    write_fleet(Fleet(10_000, 1_000).build(), folder / "manifests")
-    document = run_cli("audit", "-o", "json", str(folder / "manifests")).json()
-    path = folder / "report.html"
-    path.write_text(audit_page(document))  # what `audit -o html` writes from this JSON
-    return document, path
+    def audit_the_fleet(folder):
+        from fleet import Fleet, write_fleet
+
+        write_fleet(Fleet(10_000, 1_000).build(), folder / "manifests")
+        run = run_cli("audit", "-o", "json", str(folder / "manifests"))
+        (folder / "audit.json").write_text(run.out)
+        # what `audit -o html` writes from this JSON
+        (folder / "report.html").write_text(audit_page(run.json()))
+
+    folder = built_once(tmp_path_factory, "fleet-report", audit_the_fleet)
+    return json.loads((folder / "audit.json").read_text()), folder / "report.html"
 
 
 def test_ten_thousand_open_sort_filter_and_open_a_row(chromium, fleet_report):
@@ -357,6 +363,7 @@ def test_ten_thousand_open_sort_filter_and_open_a_row(chromium, fleet_report):
     _only_itself(visit)
 
 
+@pytest.mark.slow
 def test_a_long_message_is_cut_in_the_page_and_names_the_command_for_it(fleet_report):
     document, path = fleet_report
     item = max(document["items"], key=lambda i: len(json.dumps(i["findings"])))

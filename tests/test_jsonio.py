@@ -5,20 +5,16 @@ two could read apart, yamlio's own answer (the fast path steps aside)."""
 from __future__ import annotations
 
 import json
-import sys
 from typing import Any
 
 import pytest
-import yaml
-from conftest import CATALOG, ROOT, need, run_cli
+from conftest import run_cli
+from corpus import catalog_files, fleet_documents
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from modetable.errors import ModetableError
 from modetable.parsing import jsonio, yamlio
-
-sys.path.insert(0, str(ROOT / "bench"))
-from fleet import Fleet
 
 
 def _yamlio(text: str) -> Any:
@@ -63,17 +59,17 @@ def _as_list(documents: list[Any], indent: int | None) -> str:
 
 @pytest.mark.parametrize("indent", [4, 2, None], ids=["indent-4", "indent-2", "compact"])
 def test_a_fleet_as_kubectl_writes_it_reads_the_same_by_the_fast_path(indent):
-    text = _as_list(Fleet(300, 60, seed=5).build().documents(), indent)
+    text = _as_list(fleet_documents(), indent)
     fast = jsonio.load_json(text, "f.json")
     assert fast is not None
     assert _read(fast) == _read(_yamlio(text))
 
 
+@pytest.mark.slow
 def test_the_catalog_as_json_reads_the_same_by_the_fast_path():
-    files = sorted(need(CATALOG).rglob("*.yaml"))
+    files = catalog_files()
     assert files
-    for path in files:
-        documents = list(yaml.safe_load_all(path.read_text()))
+    for path, documents in files.items():
         for indent in (4, None):
             text = json.dumps([d for d in documents if d is not None], indent=indent)
             fast = jsonio.load_json(text, "f.json")
@@ -161,6 +157,7 @@ _VALUES = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     value=st.lists(_VALUES, max_size=3) | st.dictionaries(_KEYS, _VALUES, max_size=4),
@@ -173,9 +170,8 @@ def test_any_json_reads_as_yamlio_reads_it(value, indent, ascii_only):
 
 
 def test_an_audit_of_json_is_the_same_by_either_reader(tmp_path, monkeypatch):
-    documents = Fleet(120, 40, seed=9).build().documents()
     path = tmp_path / "cluster.json"
-    path.write_text(_as_list(documents, 4))
+    path.write_text(_as_list(fleet_documents(), 4))
     fast = run_cli("audit", str(path), "-o", "json")
     import modetable.inputs.sources
 

@@ -1,40 +1,36 @@
-"""Selection over the real catalog (../shared/ome-catalog): every sample
-InferenceService gets a verdict, and a handful of verdicts reasoned out by hand
-are pinned (the reasoning is in each test's docstring)."""
+"""Selection over the real catalog (../shared/ome-catalog, read once: tests/corpus.py):
+every sample InferenceService gets a verdict, and a handful of verdicts reasoned
+out by hand are pinned (the reasoning is in each test's docstring)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
-from conftest import CATALOG, need
+from corpus import catalog, rules
 
-from modetable.inputs.sources import read_cluster
 from modetable.selection import outcome_json, select
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
 
 
 @pytest.fixture(scope="module")
-def clusters(ruleset):
-    need(CATALOG)
-    found = {}
-    for version in ruleset.versions:
-        policy = ruleset.at(version)
-        found[version] = (policy, read_cluster([str(CATALOG)], policy.rules.manifests))
-    return found
+def clusters():
+    return {version: catalog(version) for version in rules().versions}
 
 
 def outcome(clusters, ref, version="v1.3"):
-    policy, cluster = clusters[version]
-    return select(policy, cluster, cluster.find_isvc(ref))
+    ome = clusters[version]
+    return select(ome.policy, ome.cluster, ome.cluster.find_isvc(ref))
 
 
+@pytest.mark.slow
 def test_every_sample_gets_a_verdict_in_every_version(clusters):
-    for version, (policy, cluster) in clusters.items():
+    for version, ome in clusters.items():
+        cluster = ome.cluster
         assert len(cluster.isvcs) > 100
         for isvc in cluster.isvcs:
-            result = select(policy, cluster, isvc)
+            result = ome.outcomes[isvc.ref]
             data = json.loads(json.dumps(outcome_json(result)))
             # A verdict: a runtime is used, or there is a message saying why not.
             assert (data["runtime"] is None) == (data["message"] is not None), (version, isvc.ref)
