@@ -196,7 +196,8 @@ def _denied_audit(names: list[str]) -> str:
 
 def _hook_report(stdout: str, hook: str = "modetable audit") -> str:
     """pre-commit's report of one hook: its status line (dots stripped) and what follows."""
-    start = stdout.index(f"\n{hook}.") + 1
+    # `pre-commit run` starts with it; `try-repo` prints its config first.
+    start = 0 if stdout.startswith(f"{hook}.") else stdout.index(f"\n{hook}.") + 1
     return re.sub(r"^(.*?)\.{3,}", r"\1 ", stdout[start:], count=1)
 
 
