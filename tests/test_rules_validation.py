@@ -133,6 +133,7 @@ def test_a_check_that_can_be_left_undecided_needs_its_not_checked_finding(tmp_pa
         "      severity: info\n"
         "      description: An inline rollout progression is checked against the operator's "
         "plan-size cap, which modetable cannot see.\n"
+        "      help: Make sure the inline progression stays within the operator's plan-size cap.\n"
     )
     assert text.count(entry) == 1
     path = tmp_path / "modes.yaml"

@@ -340,20 +340,12 @@ def duplicate_finding(policy: Policy, earlier: Manifest, later: Manifest) -> Fin
     )
 
 
-def described(policy: Policy) -> list[tuple[str, str, str]]:
-    """(id, description, severity) of every finding the rules grade, in file order."""
-    findings = _findings_rules(policy)
-    listed = []
-    for field in attrs.fields(Findings):
-        group = getattr(findings, field.name)
-        entries = (
-            {f.name: getattr(group, f.name) for f in attrs.fields(type(group))}
-            if attrs.has(type(group))
-            else group
-        )
-        for key, kind in entries.items():
-            listed.append((f"{field.name}/{key}", kind.description, kind.severity))
-    return listed
+def described(policy: Policy) -> list[tuple[str, str, str, str | None]]:
+    """(id, description, severity, help) of every finding the rules grade, in file order."""
+    return [
+        (finding_id, kind.description, kind.severity, kind.help)
+        for finding_id, kind in _findings_rules(policy).entries()
+    ]
 
 
 # --- JSON -----------------------------------------------------------------------

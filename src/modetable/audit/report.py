@@ -83,6 +83,7 @@ def as_report(
     preface: str = "",
 ) -> Report:
     from modetable.audit.output import audit_summary_line
+    from modetable.docs.finding_tables import finding_uri
     from modetable.reports import Report, Rule, Subject
 
     subjects = [
@@ -97,7 +98,9 @@ def as_report(
         command="audit",
         title=f"modetable audit ({policy.version})",
         subjects=tuple(subjects),
-        rules=tuple(Rule(*entry) for entry in described(policy)),
+        rules=tuple(
+            Rule(*entry, help_uri=finding_uri(policy, entry[0])) for entry in described(policy)
+        ),
         summary=audit_summary_line(summary.as_json()),
         fail_on=fail_on,
         version=__version__,

@@ -4,14 +4,17 @@ and with `--from`, what an upgrade changes for each."""
 from __future__ import annotations
 
 import argparse
+import io as io_module
+import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from io import TextIOBase
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from modetable.cli import ENDED_OPTIONS
 from modetable.cli.common import (
+    CI_FORMATS,
     HTML_FORMAT,
     Io,
     add_manifests,
@@ -26,12 +29,23 @@ from modetable.cli.common import (
     rules_note,
 )
 from modetable.errors import ErrorCode, ModetableError
+from modetable.output.render import FORMATS
 
 if TYPE_CHECKING:
+    from modetable.api.results import AuditRun
+    from modetable.audit.fleet import Audited
     from modetable.audit.scope import NamespaceScope
     from modetable.inputs.manifests import Cluster
 
-__all__ = ["EXAMPLES", "NO_DOUBLE_DASH", "PROGRESS_LABEL", "SPOOL_BYTES", "add_arguments", "run"]
+__all__ = [
+    "EXAMPLES",
+    "NO_DOUBLE_DASH",
+    "OUTPUT_FORMATS",
+    "PROGRESS_LABEL",
+    "SPOOL_BYTES",
+    "add_arguments",
+    "run",
+]
 
 EXAMPLES = """\
 examples:
@@ -54,12 +68,22 @@ SPOOL_BYTES = 8 * 1024 * 1024
 # _SEVERITIES; repeated here so that building the parser imports nothing).
 _SEVERITIES = ("error", "warning", "info")
 _NEVER = "never"
+# The formats of -o, each of which --output-file can write too.
+OUTPUT_FORMATS = (*FORMATS, *CI_FORMATS, HTML_FORMAT)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_manifests(parser)
     add_output(parser, ci=True, html=True)
     add_namespaces(parser, "audit only the InferenceServices of this namespace")
+    parser.add_argument(
+        "--output-file",
+        action="append",
+        default=[],
+        metavar="FORMAT=PATH",
+        help="write the audit in FORMAT (one of -o's) to the file PATH too, from the same "
+        "run (repeatable: sarif=modetable.sarif json=audit.json); stdout still gets -o's",
+    )
     parser.add_argument(
         "--within",
         action="append",
@@ -133,6 +157,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             (args.severity or args.problems_only, "--severity/--problems-only"),
             (args.fail_on != _SEVERITIES[0], "--fail-on"),
             (args.output not in ("table", "json", "yaml", HTML_FORMAT), f"-o {args.output}"),
+            (args.output_file, "--output-file"),
         ):
             if given:
                 raise ModetableError(f"{option} applies to an audit, not to --from")
@@ -143,8 +168,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
 def _audit(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import AuditRun
     from modetable.audit.progress import Progress
-    from modetable.audit.report import Concerns, shown, write_report
+    from modetable.audit.report import Concerns, shown
+    from modetable.output import atomic
 
+    files = _output_files(args)
     policy = load_policy(args, io)
     concerns = Concerns(args.manifests if args.within else [])
     inputs = [*args.within, *(m for m in args.manifests if not covered(m, args.within))]
@@ -164,30 +191,85 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         io.warn(run.note)
     threshold = "info" if args.problems_only else args.severity
     progress = Progress(io.stderr, len(run.isvcs), PROGRESS_LABEL)
-    kept = (item for item in run.audited(advance=progress.advance) if shown(item, threshold))
+    kept: Iterable[Audited] = (
+        item for item in run.audited(advance=progress.advance) if shown(item, threshold)
+    )
     try:
-        if args.output in ("json", "yaml"):
-            # The items and the rest as the Python API's AuditResult.to_json() gives them.
-            items = (run.item(audited).to_json() for audited in kept)
-            _spooled(io, args.output, items, run.trailer)
-        elif args.output == HTML_FORMAT:
-            from modetable.html.audit_page import audit_page
-
-            # The page is drawn from the very data `-o json` prints.
-            listed = [run.item(audited).to_json() for audited in kept]
+        if files:
+            # One run, every format: the items audited once; the files written
+            # all or none, before stdout gets -o's format.
+            kept = list(kept)
             progress.close()
-            io.stdout.write(audit_page({"items": listed, **run.trailer()}))
-        else:
-            everything = list(kept)
-            progress.close()
-            # The outputs people read (the table, Markdown) name the rules file.
-            preface = rules_note(policy) if args.output in ("table", "markdown") else ""
-            write_report(args.output, policy, everything, run.summary, io.stdout, args, preface)
+            atomic.write_files(
+                [(path, _rendered(fmt, kept, run, args).encode("utf-8")) for fmt, path in files]
+            )
+        _write(args.output, kept, run, args, io.stdout, progress.close)
     finally:
         progress.close()
     if args.namespace is not None:
         _warn_duplicates(cluster, run.scope, io)
     return 1 if run.summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
+
+
+def _write(
+    fmt: str,
+    kept: Iterable[Audited],
+    run: AuditRun,
+    args: argparse.Namespace,
+    out: TextIO,
+    done: Callable[[], None] = lambda: None,
+) -> None:
+    """The audit in format `fmt` on `out`; `done` is called once every item is
+    audited, before anything is written (the progress bar ends)."""
+    from modetable.audit.report import write_report
+
+    if fmt in ("json", "yaml"):
+        # The items and the rest as the Python API's AuditResult.to_json() gives them.
+        items = (run.item(audited).to_json() for audited in kept)
+        _spooled(out, fmt, items, run.trailer)
+    elif fmt == HTML_FORMAT:
+        from modetable.html.audit_page import audit_page
+
+        # The page is drawn from the very data `-o json` prints.
+        listed = [run.item(audited).to_json() for audited in kept]
+        done()
+        out.write(audit_page({"items": listed, **run.trailer()}))
+    else:
+        everything = list(kept)
+        done()
+        # The outputs people read (the table, Markdown) name the rules file.
+        preface = rules_note(run.policy) if fmt in ("table", "markdown") else ""
+        write_report(fmt, run.policy, everything, run.summary, out, args, preface)
+
+
+def _rendered(fmt: str, kept: list[Audited], run: AuditRun, args: argparse.Namespace) -> str:
+    """The audit in format `fmt`, as -o would print it."""
+    out = io_module.StringIO()
+    _write(fmt, kept, run, args, out)
+    return out.getvalue()
+
+
+def _output_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """--output-file's (format, path) pairs, each checked: a format of -o, a
+    path given, no path twice."""
+    files: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for given in args.output_file:
+        fmt, equals, path = given.partition("=")
+        if not equals or fmt not in OUTPUT_FORMATS or not path:
+            raise ModetableError(
+                f"--output-file takes FORMAT=PATH, FORMAT one of {', '.join(OUTPUT_FORMATS)}: "
+                f"not {given!r}"
+            )
+        if path == "-":
+            raise ModetableError(
+                f"--output-file names a file, not standard output (-o's): {given!r}"
+            )
+        if os.path.abspath(path) in seen:
+            raise ModetableError(f"--output-file names {path!r} twice")
+        seen.add(os.path.abspath(path))
+        files.append((fmt, path))
+    return files
 
 
 def _warn_duplicates(cluster: Cluster, scope: NamespaceScope, io: Io) -> None:
@@ -257,7 +339,7 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
         io.stdout.write(upgrade_page({"items": listed, "summary": summary, "rules": used}))
     else:
         _spooled(
-            io,
+            io.stdout,
             args.output,
             (impact_json(i) for i in impacts),
             lambda: {"summary": summary, "rules": used},
@@ -266,7 +348,7 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
 
 
 def _spooled(
-    io: Io, output: str, items: Iterator[dict[str, Any]], trailer: Callable[[], dict[str, Any]]
+    out: TextIO, output: str, items: Iterator[dict[str, Any]], trailer: Callable[[], dict[str, Any]]
 ) -> None:
     """JSON or YAML written item by item into a spool (memory, then a temporary
     file past SPOOL_BYTES) that reaches stdout only once every item is made, so
@@ -283,7 +365,7 @@ def _spooled(
                 f"{exc.strerror or exc}",
                 code=ErrorCode.CANNOT_WRITE,
             ) from None
-        shutil.copyfileobj(spool, io.stdout)
+        shutil.copyfileobj(spool, out)
 
 
 class _Sink(TextIOBase):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from modetable.docs.admission_tables import admission_checks
+from modetable.docs.finding_tables import finding_ids
 from modetable.docs.matching_tables import (
     compared_components,
     matching_matrix,
@@ -31,6 +32,7 @@ __all__ = [
     "admission_checks",
     "compared_components",
     "declaration_table",
+    "finding_ids",
     "matching_matrix",
     "matching_rows",
     "matching_table",
@@ -65,5 +67,6 @@ REGIONS: dict[str, Renderer] = {
     "selection-checks": selection_checks,
     "selection-outcomes": selection_outcomes,
     "admission-checks": admission_checks,
+    "finding-ids": finding_ids,
     "regions": _region_list,
 }

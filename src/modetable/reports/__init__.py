@@ -27,11 +27,14 @@ class Subject:
 
 @attrs.frozen
 class Rule:
-    """A finding id as SARIF lists it: what it means and how bad it is."""
+    """A finding id as SARIF lists it: what it means, how bad it is, what to do
+    about it (the rules' own text, Markdown) and where its docs are."""
 
     id: str
     description: str
     severity: str
+    help: str | None = None
+    help_uri: str | None = None
 
 
 @attrs.frozen

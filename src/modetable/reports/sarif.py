@@ -1,5 +1,6 @@
 """SARIF 2.1.0 (the format code-scanning services read): one rule per finding
-id, with its description; one result per finding, at its file and line."""
+id, with its description, what to do and a link to its docs; one result per
+finding, at its file and line."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from modetable.reports import Report
+from modetable.reports import Report, Rule
 from modetable.reports.finding import Finding
 from modetable.rules.words import Severity
 
@@ -73,6 +74,25 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
     return data
 
 
+def _rule(rule: Rule) -> dict[str, Any]:
+    """A reportingDescriptor: the description, what to do (`help`, with the
+    description first: a viewer shows it alone) and the link to the id's entry
+    in the docs."""
+    data: dict[str, Any] = {
+        "id": rule.id,
+        "shortDescription": {"text": rule.description},
+        "fullDescription": {"text": rule.description},
+        "defaultConfiguration": {"level": LEVELS[rule.severity]},
+    }
+    if rule.help is not None:
+        text = f"{rule.description}\n\n{rule.help}"
+        link = f"\n\n[`{rule.id}`]({rule.help_uri})" if rule.help_uri else ""
+        data["help"] = {"text": text, "markdown": text + link}
+    if rule.help_uri is not None:
+        data["helpUri"] = rule.help_uri
+    return data
+
+
 def document(report: Report) -> dict[str, Any]:
     rules = list(report.rules)
     known = {rule.id for rule in rules}
@@ -92,14 +112,7 @@ def document(report: Report) -> dict[str, Any]:
                     "driver": {
                         "name": "modetable",
                         "version": report.version,
-                        "rules": [
-                            {
-                                "id": rule.id,
-                                "shortDescription": {"text": rule.description},
-                                "defaultConfiguration": {"level": LEVELS[rule.severity]},
-                            }
-                            for rule in rules
-                        ],
+                        "rules": [_rule(rule) for rule in rules],
                     }
                 },
                 "results": [result(f, index[f.id]) for f in report.findings],

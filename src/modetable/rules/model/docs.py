@@ -26,6 +26,7 @@ __all__ = [
     "DeclarationTable",
     "Docs",
     "DocsSide",
+    "FindingIds",
     "MatchingTable",
     "RejectionRow",
     "RejectionTable",
@@ -94,6 +95,17 @@ class AdmissionTable:
 
 
 @attrs.frozen
+class FindingIds:
+    """How the page of finding ids reads (region finding-ids), and where a
+    report links to an id's entry on it: `uri`, with {version} (modetable's
+    release) and {anchor} (the entry's heading as an anchor); SARIF's helpUri."""
+
+    severity: Annotated[str, Template(("severity", "range"))]
+    help: Annotated[str, Template(("help",))]
+    uri: Annotated[str, Template(("version", "anchor"))]
+
+
+@attrs.frozen
 class Docs:
     """The words `modetable docs` puts around the rules in the generated regions."""
 
@@ -109,6 +121,8 @@ class Docs:
     rejection_table: RejectionTable
     # The admission checks' table (`modetable docs`, region admission-checks).
     admission_table: AdmissionTable | None = None
+    # The page of finding ids (`modetable docs`, region finding-ids; SARIF's helpUri).
+    finding_ids: FindingIds | None = None
     # Labels by id: selection checks, selection outcomes, an effect's `when` words.
     selection_checks: dict[Annotated[str, Ref("selection check")], str] = attrs.Factory(dict)
     selection_outcomes: dict[str, str] = attrs.Factory(dict)

@@ -18,10 +18,12 @@ MODE_FINDING_PARAMS = ("component", "mode", "replacement")
 
 @attrs.frozen
 class FindingKind:
-    """How bad one kind of finding is, and what it means (SARIF's rule text)."""
+    """How bad one kind of finding is, what it means (SARIF's rule text) and
+    what to do about it (SARIF's help, the page of finding ids)."""
 
     severity: Severity
     description: str
+    help: str | None = None
 
 
 @attrs.frozen
@@ -31,6 +33,7 @@ class ModeFinding:
     severity: Severity
     description: str
     message: Annotated[str, Ref("message", params=MODE_FINDING_PARAMS)]
+    help: str | None = None
 
 
 @attrs.frozen
@@ -61,3 +64,13 @@ class Findings:
     mode_move: dict[Annotated[str, Ref("mode move")], FindingKind]
     mode: dict[ModeName, ModeFinding]
     manifest: ManifestFindings
+
+    def entries(self) -> list[tuple[str, FindingKind | ModeFinding]]:
+        """(id, its entry) of every finding, `GROUP/KEY`, in file order."""
+        listed: list[tuple[str, FindingKind | ModeFinding]] = []
+        for field in attrs.fields(Findings):
+            group = getattr(self, field.name)
+            if attrs.has(type(group)):  # the manifest group: a field per finding
+                group = {f.name: getattr(group, f.name) for f in attrs.fields(type(group))}
+            listed.extend((f"{field.name}/{key}", kind) for key, kind in group.items() if kind)
+        return listed
