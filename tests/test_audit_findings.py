@@ -90,9 +90,10 @@ def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
         for f in item["findings"]
         if f["id"].startswith("check/")
     ]
-    # Only one: the other samples naming a runtime name it for a model with no
-    # format yet, which the webhook refuses (outcome named_model_invalid).
-    assert len(advisories) == 1
+    # None: the samples naming a runtime name it for a model OME's model agent
+    # has yet to fill in (the model-format check pending; xgen-7b-8k-inst's
+    # runtime requires an architecture its model does not have yet).
+    assert advisories == []
     for item, finding in advisories:
         assert item["result"] == "named_unsupported"
         assert "RuntimeCompatibilityAdvisory" in {e["reason"] for e in item["events"]}
@@ -108,27 +109,76 @@ def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
 
 
 def test_the_catalog_summary_counts_by_severity(catalog_audit):
+    """Most models in the catalog wait for OME's model agent: their checks are
+    pending, counted apart; six InferenceServices are real mistakes (see
+    test_the_catalogs_errors_are_real_mistakes), and two run OMENative on runtimes
+    that use a LeaderWorkerSet's names."""
     summary = catalog_audit["summary"]
     assert summary["isvcs"] == 142
-    assert summary["severity"] == {"error": 107, "warning": 1, "info": 0}
-    assert summary["ok"] == 142 - 107 - 1
+    assert summary["severity"] == {"error": 6, "warning": 2, "info": 0}
+    assert summary["pending"] == 115
+    assert summary["ok"] == 142 - 6 - 2 - 115
     items = catalog_audit["items"]
     every = [f for item in items for f in item["findings"]] + catalog_audit["manifest_findings"]
     assert summary["findings"] == {
-        s: sum(f["severity"] == s for f in every) for s in ("error", "warning", "info")
+        s: sum(f["severity"] == s and not f["pending"] for f in every)
+        for s in ("error", "warning", "info")
     }
+    assert summary["pending_findings"] == sum(f["pending"] for f in every) == 120
+    assert {f["id"] for f in every if f["pending"]} == {"pending/model-metadata"}
     assert [f["id"] for f in catalog_audit["manifest_findings"]] == ["manifest/duplicate"] * 10
     assert sum(not item["findings"] for item in items) == summary["ok"]
+    assert (
+        sum(
+            bool(item["findings"]) and all(f["pending"] for f in item["findings"]) for item in items
+        )
+        == summary["pending"]
+    )
 
 
-def test_a_broken_model_is_the_object_to_fix(catalog_audit):
+def test_the_catalogs_errors_are_real_mistakes(catalog_audit):
+    """No error whose only cause is a field OME's model agent fills in: each is
+    a mistake in the repository."""
+    errors = {
+        item["isvc"]: [f["id"] for f in item["findings"] if f["severity"] == "error"]
+        for item in catalog_audit["items"]
+    }
+    assert {isvc: ids for isvc, ids in errors.items() if ids} == {
+        # spec.model holds modelName and runtime, fields the API does not know
+        "default/exaone-3-5-7-8b-instruct": ["outcome/model_name_missing"],
+        # spec.modelRef, which OME does not know: neither model nor runtime
+        "zai-org-test/glm-4-5v-test": ["admission/model-or-runtime-required"],
+        # names model llama-3-2-90b-fp8-dynamic; the catalog's model has another name
+        "llama-3-2-90b-fp8-dynamic/llama-3-2-90b-fp8-dynamic": ["admission/model-exists"],
+        # minReplicas: 0 without KEDA
+        "default/mistral-7b-instruct-v0-2": ["admission/scale-to-zero"],
+        "default/mistral-small-3-1-24b-instruct-2503": ["admission/scale-to-zero"],
+        "default/mixtral-8x7b-instruct-v0-1": ["admission/scale-to-zero"],
+    }
+
+
+def test_a_model_that_waits_is_the_object_to_fix(catalog_audit):
+    """bge-m3 names no runtime and its model has no format yet: pending, the
+    finding at the model, with what the webhook answers until it is filled in."""
     item = _by_ref(catalog_audit)["bge-m3/bge-m3"]
     [finding] = item["findings"]
-    assert finding["id"] == "outcome/model_format_missing"
+    assert item["result"] == "pending" and item["problems"] == []
+    assert finding["id"] == "pending/model-metadata"
+    assert (finding["severity"], finding["pending"]) == ("info", True)
     assert finding["object"] == {"kind": "ClusterBaseModel", "namespace": None, "name": "bge-m3"}
     assert finding["location"]["file"].endswith("models/BAAI/bge-m3.yaml")
-    assert item["cause"]["at"] == f"{finding['location']['file']}:1:1"
-    assert finding["message"] == item["admission"]["message"]
+    assert item["pending"]["model"]["at"] == f"{finding['location']['file']}:1:1"
+    assert finding["message"] == (
+        "ClusterBaseModel bge-m3 has no modelFormat, modelFramework, modelArchitecture, "
+        "modelParameterSize yet: OME's model agent fills them in when it has read the model's "
+        "config. Until then OME answers: " + item["pending"]["answer"]
+    )
+    assert item["pending"]["answer"] == (
+        'admission webhook "inferenceservice.ome-webhook-server.validator" denied the '
+        "request: no supporting runtime found for model bge-m3 and engine does not have "
+        "complete runner configuration: invalid model specification: modelFormat.name: "
+        "model format name is required"
+    )
 
 
 def test_every_finding_id_is_graded_by_the_rules(catalog_audit, v13):
@@ -404,6 +454,7 @@ def test_a_planted_malformed_runtime_is_one_finding_and_the_rest_is_audited(tmp_
                 "name": "planted-broken",
             },
             "hint": None,
+            "pending": False,
         }
     ]
     assert select.err.splitlines()[-1] == (
@@ -497,30 +548,32 @@ MODEL_FORMAT_HINT = (
     "Wait for the model to become `Ready`: OME fills in its format when the model agent "
     "has read it."
 )
+# A model OME's model agent is done with, still without a format.
+READY_HINT = (
+    "The model is Ready without modelFormat, modelFramework, modelArchitecture, "
+    "modelParameterSize: OME's model agent has filled in what it could read. Write them "
+    "into the model's manifest."
+)
+NAMED_DENIAL = (
+    'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+    "runtime rt does not support model m: invalid model specification: modelFormat.name: "
+    "model format name is required"
+)
+AUTO_DENIAL = (
+    'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
+    "no supporting runtime found for model m and engine does not have complete runner "
+    "configuration: invalid model specification: modelFormat.name: model format name is "
+    "required"
+)
 
 
-def test_a_model_with_no_format_says_what_to_do(catalog_audit):
-    """Most of the catalog's models carry no format (OME's model agent fills it
-    in a live cluster): each denial says to wait for the model."""
-    hints = [
-        (f["id"], f["hint"])
-        for item in catalog_audit["items"]
-        for f in item["findings"]
-        if f["id"] in ("outcome/named_model_invalid", "outcome/model_format_missing")
-    ]
-    assert sorted(set(hints)) == [
-        ("outcome/model_format_missing", MODEL_FORMAT_HINT),
-        ("outcome/named_model_invalid", MODEL_FORMAT_HINT),
-    ]
-    assert len(hints) == 104
-
-
-@pytest.fixture
-def unread(tmp_path):
-    """A model as a repository holds it (no format yet); one InferenceService
-    auto-selects, one names the runtime."""
+def _repository(tmp_path, status=None):
+    """A model as a repository holds it (no format; `status` as given); one
+    InferenceService auto-selects, one names the runtime."""
     model = model_doc("m")
     model["spec"] = {"storage": {"storageUri": "hf://org/m"}}
+    if status is not None:
+        model["status"] = status
     documents = [
         model,
         runtime_doc("rt", supportedModelFormats=[format_entry()]),
@@ -531,50 +584,138 @@ def unread(tmp_path):
     return tmp_path / "repo"
 
 
-def test_select_and_explain_show_the_hint(unread):
-    run = run_cli("select", "--isvc", "a/named", str(unread))
+@pytest.fixture
+def unread(tmp_path):
+    """The model as a repository declares it: OME's model agent has yet to read it."""
+    return _repository(tmp_path)
+
+
+@pytest.fixture
+def settled(tmp_path):
+    """The model Ready without a format: OME refuses it, now and later."""
+    return _repository(tmp_path, {"state": "Ready"})
+
+
+def test_select_and_explain_show_the_hint(settled):
+    run = run_cli("select", "--isvc", "a/named", str(settled))
     assert run.code == 1, run.err
-    denial = (
-        'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
-        "runtime rt does not support model m: invalid model specification: modelFormat.name: "
-        "model format name is required"
-    )
     assert run.out.splitlines()[:7] == [
         "InferenceService a/named: no runtime (v1.3)",
         "invalid model specification: modelFormat.name: model format name is required",
-        f"Cause: ClusterBaseModel m ({unread}/all.yaml:1:1)",
-        MODEL_FORMAT_HINT,
+        f"Cause: ClusterBaseModel m ({settled}/all.yaml:1:1)",
+        READY_HINT,
         "",
         "Admission: denied",
-        denial,
+        NAMED_DENIAL,
     ]
-    assert run_cli("select", "--isvc", "a/auto", str(unread), "-o", "json").json()["hint"] == (
-        MODEL_FORMAT_HINT
+    assert run_cli("select", "--isvc", "a/auto", str(settled), "-o", "json").json()["hint"] == (
+        READY_HINT
     )
-    run = run_cli("explain", "--model", "m", "-n", "a", str(unread), "-o", "json")
+    run = run_cli("explain", "--model", "m", "-n", "a", str(settled), "-o", "json")
     assert run.err.splitlines() == [
-        f"Cause: ClusterBaseModel m ({unread}/all.yaml:1:1): invalid model specification: "
+        f"Cause: ClusterBaseModel m ({settled}/all.yaml:1:1): invalid model specification: "
         "modelFormat.name: model format name is required",
-        MODEL_FORMAT_HINT,
+        READY_HINT,
     ]
+    assert run.json()["hint"] == READY_HINT
+
+
+def test_a_failed_model_is_an_error_that_quotes_its_status(tmp_path):
+    repository = _repository(tmp_path, {"state": "Failed"})
+    item = run_cli("select", "--isvc", "a/named", str(repository), "-o", "json").json()
+    assert (item["result"], item["pending"]) == ("named_model_invalid", None)
+    assert item["hint"] == (
+        "The model's status.state is Failed: OME's model agent will not fill in modelFormat, "
+        "modelFramework, modelArchitecture, modelParameterSize. See the model's status, or "
+        "write them into its manifest."
+    )
+
+
+def test_explain_of_a_model_that_waits_says_to_wait(unread):
+    run = run_cli("explain", "--model", "m", "-n", "a", str(unread), "-o", "json")
     assert run.json()["hint"] == MODEL_FORMAT_HINT
 
 
 @pytest.mark.parametrize(
     ("output", "shown", "times"),
     [
-        ("table", f"\n        {MODEL_FORMAT_HINT}\n", 2),  # under its finding
-        ("markdown", f" ({MODEL_FORMAT_HINT})", 2),  # padded to the column
-        ("github", f" ({MODEL_FORMAT_HINT})\n", 2),
-        ("sarif", f' ({MODEL_FORMAT_HINT})"', 2),
-        ("junit", f" ({MODEL_FORMAT_HINT})", 2),  # the failure's text
-        ("json", f'"hint": "{MODEL_FORMAT_HINT}"', 4),  # each item's and its finding's
+        ("table", f"\n        {READY_HINT}\n", 2),  # under its finding
+        ("markdown", f" ({READY_HINT})", 2),  # padded to the column
+        ("github", f" ({READY_HINT})\n", 2),
+        ("sarif", f' ({READY_HINT})"', 2),
+        ("junit", f" ({READY_HINT})", 2),  # the failure's text
+        ("json", f'"hint": "{READY_HINT}"', 4),  # each item's and its finding's
     ],
 )
-def test_every_audit_format_shows_the_hint(unread, output, shown, times):
-    run = run_cli("audit", str(unread), "-o", output)
+def test_every_audit_format_shows_the_hint(settled, output, shown, times):
+    run = run_cli("audit", str(settled), "-o", output)
     assert run.code == 1, run.err
     assert run.out.count(shown) == times, run.out
+
+
+def _pending_message(answer: str) -> str:
+    return (
+        "ClusterBaseModel m has no modelFormat, modelFramework, modelArchitecture, "
+        "modelParameterSize yet: OME's model agent fills them in when it has read the "
+        "model's config. Until then OME answers: " + answer
+    )
+
+
+def test_a_model_that_waits_is_pending_not_an_error(unread):
+    """Both InferenceServices get rt once OME's model agent has filled the model
+    in: nothing fails, each has one pending finding at the model."""
+    run = run_cli("audit", str(unread), "-o", "json", "--fail-on", "warning")
+    assert run.code == 0, run.out
+    document = run.json()
+    items = _by_ref(document)
+    assert (items["a/auto"]["result"], items["a/auto"]["runtime"]) == ("pending", None)
+    assert items["a/auto"]["message"] == (
+        "the runtime is picked once OME's model agent has filled in the model; these pass "
+        "every check decided now: rt"
+    )
+    assert (items["a/named"]["result"], items["a/named"]["runtime"]["name"]) == ("named", "rt")
+    for ref, answer in (("a/auto", AUTO_DENIAL), ("a/named", NAMED_DENIAL)):
+        assert items[ref]["problems"] == []
+        assert items[ref]["findings"] == [
+            {
+                "severity": "info",
+                "id": "pending/model-metadata",
+                "message": _pending_message(answer),
+                "location": {"file": f"{unread}/all.yaml", "line": 1, "col": 1},
+                "object": {"kind": "ClusterBaseModel", "namespace": None, "name": "m"},
+                "hint": None,
+                "pending": True,
+            }
+        ]
+    summary = document["summary"]
+    assert (summary["ok"], summary["pending"], summary["pending_findings"]) == (0, 2, 2)
+    assert summary["severity"] == summary["findings"] == {"error": 0, "warning": 0, "info": 0}
+
+
+def test_every_audit_format_counts_the_pending_apart(unread):
+    table = run_cli("audit", str(unread)).out
+    assert table.splitlines()[-1] == (
+        "2 InferenceServices (v1.3): 0 ok, 2 pending, 0 with errors, 0 with warnings, "
+        "0 with info; findings: 0 errors, 0 warnings, 0 info, 2 pending"
+    )
+    assert (
+        f"{unread}/all.yaml:1:1: info: {_pending_message(NAMED_DENIAL)} [pending/model-metadata]"
+        in table
+    )
+    github = run_cli("audit", str(unread), "-o", "github").out
+    assert github.count("::notice file=") == 2
+    sarif = run_cli("audit", str(unread), "-o", "sarif").json()
+    results = sarif["runs"][0]["results"]
+    assert [(r["ruleId"], r["level"]) for r in results] == [("pending/model-metadata", "note")] * 2
+    junit = run_cli("audit", str(unread), "-o", "junit", "--fail-on", "warning").out
+    assert 'tests="2" failures="0" errors="0" skipped="2"' in junit
+    assert junit.count("<skipped message=") == 2
+    assert "<failure" not in junit
+    markdown = run_cli("audit", str(unread), "-o", "markdown").out
+    rows = [line.split("|")[1:3] for line in markdown.splitlines() if line.startswith("| ")]
+    assert [(a.strip(), b.strip()) for a, b in rows[1:]] == [
+        ("pending", "`pending/model-metadata`")
+    ] * 2
 
 
 def test_an_admission_left_undecided_is_not_ok(tmp_path):

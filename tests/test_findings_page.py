@@ -21,6 +21,7 @@ from modetable.docs.finding_tables import anchor, finding_uri
 from modetable.rules import load_ruleset
 from modetable.rules.words import (
     OUTCOMES_NOT_RESULTS,
+    OUTCOMES_PENDING,
     OUTCOMES_WITH_A_RUNTIME,
     AdmissionCheck,
     ManifestFinding,
@@ -40,7 +41,7 @@ def _emittable(policy) -> set[str]:
     ids |= {
         f"outcome/{o}"
         for o in selection.outcomes
-        if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS)
+        if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS, *OUTCOMES_PENDING)
     }
     ids |= {
         f"check/{c.id}"
@@ -56,6 +57,8 @@ def _emittable(policy) -> set[str]:
         if mode.status in (Status.DEPRECATED, Status.LEGACY)
     }
     ids |= {f"manifest/{word}" for word in ManifestFinding}
+    if selection.model_agent is not None:
+        ids.add(f"pending/{selection.model_agent.id}")
     return ids
 
 

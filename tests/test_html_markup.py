@@ -99,6 +99,30 @@ def test_an_audit_page_writes_every_count_of_the_summary(tmp_path):
     assert run.out.count('class="item"') == len(document["items"])
 
 
+def test_an_audit_page_counts_the_pending_apart(tmp_path):
+    """A model OME's model agent has yet to fill in: its InferenceServices are
+    pending on the page as in the JSON (counts, bars, the severity filter, the
+    row's severity and runtime)."""
+    from conftest import format_entry, isvc_doc, model_doc, runtime_doc
+
+    documents = [
+        model_doc("m", storage={"storageUri": "hf://org/m"}),
+        runtime_doc("rt", supportedModelFormats=[format_entry()]),
+        isvc_doc("auto", "a", engine={}),
+        isvc_doc("named", "a", engine={}, runtime={"name": "rt"}),
+    ]
+    fleet = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(documents))
+    document = run_cli("audit", "-o", "json", str(fleet)).json()
+    html = run_cli("audit", "-o", "html", str(fleet)).out
+    assert html == audit_page(document)
+    counts = _counts(html)
+    assert counts == _leaves(document["summary"])
+    assert (counts["pending"], counts["pending_findings"], counts["ok"]) == (2, 2, 0)
+    assert html.count('<span class="sev sev-pending">pending</span>') == 2
+    assert re.search(r"<option value=\"\d+\">pending</option>", html)
+    assert '<div role="cell">pending</div>' in html  # auto's runtime: picked once filled in
+
+
 def test_an_upgrade_page_writes_every_count_of_the_summary(tmp_path):
     fleet = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(upgrade_documents()))
     document = run_cli("audit", "--from", "v1.2.2", "-o", "json", str(fleet)).json()

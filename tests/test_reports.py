@@ -244,7 +244,13 @@ def test_sarif_messages_hold_no_embedded_link_from_an_input(tmp_path):
 def test_sarif_of_the_catalog_validates():
     document = _sarif("audit", str(need(CATALOG)))
     levels = [r["level"] for r in document["runs"][0]["results"]]
-    assert levels.count("error") == 110
+    # Six real mistakes; 21 LWS names OMENative does not set and 10 objects
+    # defined twice; 120 models OME's model agent has yet to fill in (notes).
+    assert {level: levels.count(level) for level in set(levels)} == {
+        "error": 6,
+        "warning": 31,
+        "note": 120,
+    }
 
 
 def test_sarif_of_rules_check_validates():
@@ -291,25 +297,29 @@ def test_markdown_with_nothing_found(tmp_path):
 
 
 def test_markdown_of_a_large_fleet_fits_in_a_comment():
-    """GitHub refuses a comment over 65,536 characters: the catalog's 121
-    findings do not fit, so the table keeps the most severe and says the rest."""
+    """GitHub refuses a comment over 65,536 characters: the catalog's 157
+    findings do not fit, so the table keeps the most severe (the pending, which
+    wait for OME's model agent, last) and says the rest."""
     catalog = str(need(CATALOG))
     out = run_cli("audit", catalog, "-o", "markdown").out
     assert len(out) <= COMMENT_LIMIT == 65_536
     everything = _all_findings(_json("audit", catalog))
+    assert len(everything) == 157
     html = markdown.markdown(out, extensions=["tables"])
     rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)[1:]
     shown = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[0] for row in rows]
     assert 0 < len(shown) < len(everything)
-    left = sorted((f["severity"] for f in everything), key=SEVERITIES.index)[len(shown) :]
-    assert shown == sorted(shown, key=SEVERITIES.index)  # the most severe first
-    counts = {s: left.count(s) for s in SEVERITIES}
+    ranks = (*SEVERITIES, "pending")
+    cells = ["pending" if f["pending"] else f["severity"] for f in everything]
+    left = sorted(cells, key=ranks.index)[len(shown) :]
+    assert shown == sorted(shown, key=ranks.index)  # the most severe first
+    assert shown[: 6 + 31] == ["error"] * 6 + ["warning"] * 31
     assert out.endswith(
-        f"\n\n{len(left)} more findings are not shown ({counts['error']} errors, "
-        f"{counts['warning']} warnings): a comment holds at most 65,536 characters. "
+        f"\n\n{len(left)} more findings are not shown ({left.count('pending')} pending): "
+        "a comment holds at most 65,536 characters. "
         "The table, `-o github` and `-o sarif` list every one.\n"
     )
-    assert counts["error"] and counts["warning"] and not counts["info"]
+    assert set(left) == {"pending"}
 
 
 def test_markdown_is_whole_when_it_fits_and_cut_by_severity_when_not(fleet, monkeypatch):

@@ -59,33 +59,48 @@ def test_qwen2_5_72b_goes_to_the_deepseek_distill_runtime(clusters):
     )
 
 
-def test_gpt_oss_20b_goes_to_a_120b_runtime_by_name(clusters):
-    """gpt-oss-20b sets no modelParameterSize, so every range passes and the
-    distance does not count: three runtimes tie at 2, and by name
-    srt-gpt-oss-120b-grpc ('1' < '2') comes before srt-gpt-oss-20b."""
+def test_gpt_oss_20b_goes_to_a_120b_runtime_by_name_until_its_size_is_filled_in(clusters):
+    """gpt-oss-20b sets no modelParameterSize, so until OME's model agent fills
+    it in every range passes and the distance does not count: three runtimes tie
+    at 2, and by name srt-gpt-oss-120b-grpc ('1' < '2') comes before
+    srt-gpt-oss-20b, which the webhook announces. Once the size is filled in,
+    the size check decides among the same three: the outcome is pending."""
     result = outcome(clusters, "openai-test/gpt-oss-20b")
-    assert result.runtime.name == "srt-gpt-oss-120b-grpc"
-    assert [c.name for c in result.candidates if c.compatible] == [
-        "srt-gpt-oss-120b-grpc",
-        "srt-gpt-oss-20b",
-        "srt-gpt-oss-20b-grpc",
-    ]
+    compatible = ["srt-gpt-oss-120b-grpc", "srt-gpt-oss-20b", "srt-gpt-oss-20b-grpc"]
+    assert (result.result, result.runtime) == ("pending", None)
+    assert [c.name for c in result.candidates if c.compatible] == compatible
+    assert result.message == (
+        "the runtime is picked once OME's model agent has filled in the model; "
+        "these pass every check decided now: " + ", ".join(compatible)
+    )
+    assert result.pending.fields == ("modelParameterSize",)
+    assert result.pending.answer == (
+        "Runtime srt-gpt-oss-120b-grpc will be auto-selected for model gpt-oss-20b"
+    )
 
 
 def test_qwen2_5_14b_model_has_no_format_yet(clusters):
     """The catalog's ClusterBaseModel qwen2-5-14b-instruct carries no modelFormat (OME
     fills it in once it reads the files); the InferenceService names no runtime
-    and has an engine with no image of its own, so the webhook rejects with
-    SelectRuntime's error, wrapped as every error of it is."""
+    and has an engine with no image of its own, so until then the webhook
+    rejects with SelectRuntime's error, wrapped as every error of it is: that
+    is the pending model's answer, and the outcome is pending."""
     result = outcome(clusters, "qwen2-5-14b-instruct/qwen2-5-14b-instruct")
     text = "invalid model specification: modelFormat.name: model format name is required"
-    assert (result.runtime, result.message) == (None, text)
-    assert result.admission.message == (
+    assert (result.result, result.runtime) == ("pending", None)
+    assert result.pending.fields == (
+        "modelFormat",
+        "modelFramework",
+        "modelArchitecture",
+        "modelParameterSize",
+    )
+    assert result.pending.answer == (
         WEBHOOK
         + "no supporting runtime found for model qwen2-5-14b-instruct and engine does not "
         + "have complete runner configuration: "
         + text
     )
+    assert "srt-qwen2-5-14b-instruct" in [c.name for c in result.candidates if c.compatible]
 
 
 def test_exaone_sample_has_no_model_name(clusters):
@@ -117,32 +132,27 @@ def test_llama_90b_fp8_dynamic_model_is_not_in_the_catalog(clusters):
 
 def test_bge_names_its_runtime_before_the_model_has_a_format(clusters):
     """Since v1.3 OME checks the model before it looks the named runtime up: one
-    with no format yet is refused, by the webhook and then the controller, and the
-    runtime is not used. v1.2.2 used it, with the advisory listing each difference
-    of its one entry from a model with no format, architecture or framework yet."""
+    with no format yet is refused by the webhook (the pending model's answer).
+    Once OME's model agent has filled it in, the runtime named is used, its
+    model checks pending until then. v1.2.2's webhook says nothing."""
     result = outcome(clusters, "bge-large-en-v1-5/bge-large-en-v1-5")
     invalid = "invalid model specification: modelFormat.name: model format name is required"
-    assert (result.result, result.runtime, result.message) == ("named_model_invalid", None, invalid)
-    assert result.admission.message == (
+    assert (result.result, result.runtime.name) == ("named", "srt-bge-large-en-v1-5")
+    assert result.admission.allowed is True
+    assert result.pending.answer == (
         WEBHOOK
         + "runtime srt-bge-large-en-v1-5 does not support model bge-large-en-v1-5: "
         + invalid
     )
-    assert [(e.reason, e.message) for e in result.events] == [
-        (
-            "RuntimeValidationError",
-            "Runtime srt-bge-large-en-v1-5 does not support model bge-large-en-v1-5: " + invalid,
-        )
-    ]
+    assert result.events == ()
+    skipped = {c.check: c.skip_note for c in result.named_check.checks if c.skip_note}
+    assert skipped["model-format"] == (
+        "pending (modelFormat, modelFramework, modelArchitecture not filled in yet)"
+    )
     old = outcome(clusters, "bge-large-en-v1-5/bge-large-en-v1-5", "v1.2.2")
-    assert (old.runtime.name, old.named) == ("srt-bge-large-en-v1-5", True)
-    assert [e.message for e in old.events] == [
-        "Runtime srt-bge-large-en-v1-5 does not declare support for model bge-large-en-v1-5 "
-        "(runtime srt-bge-large-en-v1-5 does not support model : model format 'mt:' not in "
-        "supported formats: model has no architecture but runtime requires BertModel, format "
-        "name mismatch (model=, runtime=safetensors), model has no framework but runtime "
-        "requires transformers); proceeding because the runtime was named explicitly"
-    ]
+    assert (old.runtime.name, old.named, old.result) == ("srt-bge-large-en-v1-5", True, "named")
+    assert old.pending.answer is None
+    assert old.events == ()
 
 
 def test_llama_4_scout_metadata_annotation_counts_in_neither_version(clusters):

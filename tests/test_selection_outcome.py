@@ -246,23 +246,97 @@ def test_the_model_is_named_by_its_format_in_both_slots(v13):
     )
 
 
-def test_a_model_with_no_format(v13, v122):
+NO_FORMAT = "invalid model specification: modelFormat.name: model format name is required"
+NO_FORMAT_DENIAL = (
+    WEBHOOK
+    + "no supporting runtime found for model m and engine does not have complete "
+    + "runner configuration: "
+    + NO_FORMAT
+)
+
+
+def ready(doc, state="Ready"):
+    """`doc` (a model) with the status OME's model agent leaves: `state`."""
+    return {**doc, "status": {"state": state}}
+
+
+@pytest.mark.parametrize("state", ["Ready", "Failed"])
+def test_a_model_with_no_format(v13, v122, state):
+    """A model OME's model agent is done with (Ready, or Failed) and still
+    without a format: OME refuses it, now and later."""
     isvc = isvc_doc(model={"name": "m"}, engine={})
     for policy in (v13, v122):
-        result = select_one(policy, isvc, model(modelFormat=None), rt())
-        text = "invalid model specification: modelFormat.name: model format name is required"
-        assert result.message == text
+        result = select_one(policy, isvc, ready(model(modelFormat=None), state), rt())
+        assert result.result == "model_format_missing"
+        assert result.pending is None
+        assert result.message == NO_FORMAT
         # SelectRuntime checks the format; the webhook wraps its every error.
-        assert result.admission.message == (
-            WEBHOOK
-            + "no supporting runtime found for model m and engine does not have complete "
-            + "runner configuration: "
-            + text
-        )
+        assert result.admission.message == NO_FORMAT_DENIAL
         assert [(e.reason, e.message) for e in result.events] == [
-            ("RuntimeSelectionError", "Failed to find runtime for model m: " + text)
+            ("RuntimeSelectionError", "Failed to find runtime for model m: " + NO_FORMAT)
         ]
         assert result.conditions == ()
+
+
+def test_a_model_the_agent_has_yet_to_fill_in_is_pending(v13, v122):
+    """No state yet, no format: what OME answers now is the pending model's
+    answer; the outcome lists the runtimes that pass every check decided now."""
+    isvc = isvc_doc(model={"name": "m"}, engine={})
+    other = rt("other", disabled=True)
+    for policy in (v13, v122):
+        result = select_one(
+            policy, isvc, model(modelFormat=None, modelArchitecture=None), rt(), other
+        )
+        assert result.result == "pending"
+        assert result.runtime is None
+        assert result.pending.model.name == "m"
+        assert result.pending.fields == ("modelFormat", "modelArchitecture")
+        assert result.pending.answer == NO_FORMAT_DENIAL
+        assert result.message == (
+            "the runtime is picked once OME's model agent has filled in the model; "
+            "these pass every check decided now: rt"
+        )
+        assert result.admission.allowed is True
+        assert result.events == () and result.conditions == ()
+        [checked] = [c for c in result.candidates if c.name == "rt"]
+        assert {c.check: c.skip_note for c in checked.checks if c.skip_note} == {
+            "model-format": "pending (modelFormat, modelArchitecture not filled in yet)",
+            "score": "pending (modelFormat, modelArchitecture not filled in yet)",
+        }
+
+
+def test_a_pending_model_no_runtime_could_serve_is_an_error_now(v13):
+    """Where no runtime passes the checks decided now, OME's answer stands (an
+    error now), with why no runtime could be picked as its hint."""
+    isvc = isvc_doc(model={"name": "m"}, engine={})
+    result = select_one(v13, isvc, model(modelFormat=None), rt("off", disabled=True))
+    assert result.result == "model_format_missing"
+    assert result.admission.message == NO_FORMAT_DENIAL
+    assert result.hint == (
+        "No runtime can be picked even once OME's model agent has filled in the model: "
+        "off (runtime is disabled)"
+    )
+    assert result.pending.fields == ("modelFormat",)
+
+
+@pytest.mark.parametrize(
+    ("annotation", "waits"), [("true", False), ("TRUE", False), ("false", True)]
+)
+def test_a_model_the_agent_skips_never_waits(v13, annotation, waits):
+    """OME's model agent skips a model annotated
+    ome.oracle.com/skip-config-parsing: "true" (any case): its fields stay as written."""
+    doc = model(modelFormat=None)
+    doc["metadata"]["annotations"] = {"ome.oracle.com/skip-config-parsing": annotation}
+    result = select_one(v13, isvc_doc(model={"name": "m"}, engine={}), doc, rt())
+    assert (result.pending is not None) is waits
+    assert result.result == ("pending" if waits else "model_format_missing")
+
+
+def test_a_missing_quantization_alone_does_not_wait(v13):
+    """The agent fills quantization in only when the model's config names one."""
+    result = select_one(v13, isvc_doc(model={"name": "m"}, engine={}), model(), rt())
+    assert result.result == "picked"
+    assert result.pending is None
 
 
 # --- section 2: when the webhook selects --------------------------------------

@@ -201,7 +201,7 @@ class FleetSelector:
         self._fail_sets: dict[str, frozenset[Manifest]] = {}
         self._verdicts: dict[tuple[str, int, int], bool] = {}
         self._named_views: dict[Manifest, RuntimeView | InheritanceError] = {}
-        self._named_checks: dict[tuple[tuple, Manifest], Candidate] = {}
+        self._named_checks: dict[tuple[tuple, tuple[str, ...], Manifest], Candidate] = {}
         self._last: tuple[Context, _Keys] | None = None
         self._skipped: dict[tuple[str, str], CheckResult] = {}
         self._tails: dict[int, tuple[CheckResult, ...]] = {}
@@ -757,12 +757,27 @@ class FleetSelector:
 
     def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
         """Assessed only when asked for (they cost one assessment per runtime)."""
-        return self._all_candidates(ctx, _shape(ctx)) if self.with_candidates else ()
+        if not self.with_candidates:
+            return ()
+        if ctx.model.waiting:
+            return self.every_candidate(ctx)
+        return self._all_candidates(ctx, _shape(ctx))
+
+    def every_candidate(self, ctx: Context) -> tuple[Candidate, ...]:
+        """Every runtime assessed, as `select`'s reference does (for a model
+        that waits for OME's model agent: its checks left pending, which the
+        memos, by model, do not know)."""
+        runtimes = self.cluster.runtimes_for(ctx.namespace)
+        return order(self.policy, [assess(ctx, r, view=self.view(r)) for r in runtimes])
 
     def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
+        if ctx.model.waiting:
+            return next((c for c in candidates if c.compatible), None)
         return self._best_for(ctx, _shape(ctx))
 
     def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
+        if ctx.model.waiting:
+            return no_runtime_message(ctx, candidates)
         return self._no_runtime(ctx, _shape(ctx), candidates)
 
     def named_view(self, cluster: Cluster, runtime: Manifest) -> RuntimeView:
@@ -780,7 +795,7 @@ class FleetSelector:
 
     def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
         """A named runtime's check, kept per runtime and what the checks read."""
-        key = (self._keys(ctx).checked, runtime)
+        key = (self._keys(ctx).checked, ctx.model.waiting, runtime)
         found = self._named_checks.get(key)
         if found is None:
             found = self._named_checks[key] = assess(ctx, runtime, named=True, view=view)

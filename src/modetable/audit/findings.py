@@ -36,6 +36,8 @@ __all__ = [
     "invalid_finding",
     "move_targets",
     "outcome_findings",
+    "pending_count",
+    "pending_finding",
 ]
 
 
@@ -212,6 +214,8 @@ def outcome_findings(
                 outcome.hint,
             )
         )
+    if outcome.pending is not None:
+        found.append(pending_finding(policy, outcome))
     check = outcome.named_check
     # A named runtime that fails a check is used anyway (named_unsupported).
     if outcome.named and check is not None and check.failed_check:
@@ -262,6 +266,34 @@ def outcome_findings(
             )
         )
     return tuple(found)
+
+
+def pending_finding(policy: Policy, outcome: Outcome) -> Finding:
+    """The model that waits for OME's model agent: what it lacks, who fills it
+    in, and what OME answers the InferenceService until then; at the model."""
+    pending = outcome.pending
+    agent = policy.rules.selection.model_agent if policy.rules.selection else None
+    assert pending is not None and agent is not None
+    model = pending.model
+    values = {
+        "kind": model.kind,
+        "name": model.ref,
+        "fields": ", ".join(pending.fields),
+        "who": agent.who,
+    }
+    if pending.answer is None:
+        message = policy.message(agent.message_quiet, **values)
+    else:
+        message = policy.message(agent.message, **values, answer=pending.answer)
+    kind = _kind_of(policy, FindingGroup.PENDING, agent.id)
+    return Finding(
+        str(kind.severity),
+        f"{FindingGroup.PENDING}/{agent.id}",
+        message,
+        model.location,
+        ObjectRef.of(model),
+        pending=True,
+    )
 
 
 def _undecided_runs(not_checked: Sequence[Any]) -> list[tuple[list[str], str]]:
@@ -365,12 +397,20 @@ def finding_json(finding: Finding) -> dict[str, Any]:
             "name": finding.object.name,
         },
         "hint": finding.hint,
+        "pending": finding.pending,
     }
 
 
+def pending_count(findings: Iterable[Finding]) -> int:
+    """How many of `findings` wait for OME's model agent."""
+    return sum(1 for f in findings if f.pending)
+
+
 def counts(findings: Iterable[Finding]) -> dict[str, int]:
-    """Findings counted by severity, every severity listed."""
+    """Findings counted by severity, every severity listed; the pending are
+    counted apart (`pending_count`)."""
     tally = dict.fromkeys(SEVERITIES, 0)
     for finding in findings:
-        tally[finding.severity] += 1
+        if not finding.pending:
+            tally[finding.severity] += 1
     return tally

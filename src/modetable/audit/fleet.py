@@ -24,6 +24,7 @@ from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, worst
 from modetable.rules.model.modes import ModeMove
 from modetable.rules.policy import Policy
+from modetable.rules.words import OUTCOMES_PENDING
 from modetable.selection import Outcome
 
 __all__ = [
@@ -88,6 +89,11 @@ class Audited:
         return not self.findings
 
     @property
+    def pending(self) -> bool:
+        """Nothing found but what waits for OME's model agent."""
+        return bool(self.findings) and all(f.pending for f in self.findings)
+
+    @property
     def problems(self) -> tuple[str, ...]:
         """What OME would refuse or fail at, in the order of PROBLEMS."""
         return _problems_of(self.outcome)
@@ -97,7 +103,8 @@ def _problems_of(outcome: Outcome) -> tuple[str, ...]:
     found = []
     if not outcome.admission.allowed:
         found.append(DENIED)
-    if outcome.runtime is None and outcome.resolved:  # a virtual one needs none
+    # A virtual one needs none; a pending one has runtimes that could be picked.
+    if outcome.runtime is None and outcome.resolved and outcome.result not in OUTCOMES_PENDING:
         found.append(NO_RUNTIME)
     if outcome.reconcile:
         found.append(RUN_FAILURE)
@@ -283,7 +290,8 @@ class AuditSummary:
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
-        self.isvcs = self.ok = self.deprecated = 0
+        self.isvcs = self.ok = self.pending = self.deprecated = 0
+        self.pending_findings = 0  # counted apart from the severities
         self.problems = dict.fromkeys(PROBLEMS, 0)
         self.results: dict[str, int] = {}
         self.modes: dict[str, dict[str, int]] = {c.name: {} for c in policy.components}
@@ -295,6 +303,7 @@ class AuditSummary:
         self.isvcs += 1
         problems = item.problems
         self.ok += item.ok
+        self.pending += item.pending
         for problem in problems:
             self.problems[problem] += 1
         self.deprecated += bool(item.deprecations)
@@ -318,7 +327,10 @@ class AuditSummary:
 
     def _count(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
-            self.findings[finding.severity] += 1
+            if finding.pending:
+                self.pending_findings += 1
+            else:
+                self.findings[finding.severity] += 1
 
     @property
     def clean(self) -> bool:
@@ -337,10 +349,13 @@ class AuditSummary:
             "version": self.policy.release,
             "isvcs": self.isvcs,
             "ok": self.ok,
+            # Nothing found but what waits for OME's model agent.
+            "pending": self.pending,
             **self.problems,
             "deprecated": self.deprecated,
             "results": dict(sorted(self.results.items())),
             "modes": {c: dict(sorted(m.items())) for c, m in self.modes.items() if m},
             "severity": dict(self.severity),
             "findings": dict(self.findings),
+            "pending_findings": self.pending_findings,
         }

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
-from modetable.audit.findings import counts
+from modetable.audit.findings import counts, pending_count
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
 from modetable.audit.upgrade import Impact
 from modetable.engine.modes import Resolution
@@ -14,7 +14,7 @@ from modetable.engine.running import logged
 from modetable.output.render import counted, line, table, yaml_dumper
 from modetable.reports.finding import Finding
 from modetable.rules.policy import Policy
-from modetable.rules.words import Severity
+from modetable.rules.words import OUTCOMES_PENDING, FindingGroup, Severity
 
 __all__ = [
     "PROBLEM_WORDS",
@@ -75,6 +75,8 @@ WRITERS = {"json": write_json, "yaml": write_yaml}
 
 PROBLEM_WORDS = {DENIED: "denied", NO_RUNTIME: "no runtime", RUN_FAILURE: "fails at run time"}
 _NOTHING = "-"
+# What waits for OME's model agent, as the table counts it apart.
+_PENDING = str(FindingGroup.PENDING)
 
 
 def _mode(resolution: Resolution | None) -> str:
@@ -86,7 +88,8 @@ def _mode(resolution: Resolution | None) -> str:
 def _runtime(item: Audited) -> str:
     runtime = item.outcome.runtime
     if runtime is None:
-        return _NOTHING
+        # No runtime named: picked once OME's model agent fills the model in.
+        return _PENDING if item.outcome.result in OUTCOMES_PENDING else _NOTHING
     return runtime.name + (" (named)" if item.outcome.named else "")
 
 
@@ -166,9 +169,12 @@ def finding_lines(finding: Finding) -> list[str]:
 
 
 def severity_counts(findings: Sequence[Finding]) -> str:
-    """`1 error, 2 warnings`: the findings counted by severity, most severe first."""
+    """`1 error, 2 warnings, 1 pending`: the findings counted by severity, most
+    severe first, then those waiting for OME's model agent."""
     tally = counts(findings)
-    return ", ".join(_count(n, s) for s, n in tally.items() if n)
+    waiting = pending_count(findings)
+    shown = [_count(n, s) for s, n in tally.items() if n]
+    return ", ".join(shown + ([f"{waiting} {_PENDING}"] if waiting else []))
 
 
 def _count(number: int, severity: str) -> str:
@@ -177,10 +183,17 @@ def _count(number: int, severity: str) -> str:
 
 
 def audit_summary_line(summary: dict[str, Any]) -> str:
-    """`4 InferenceServices (v1.3): 1 ok, 2 with errors, 1 with warnings; findings: ...`."""
+    """`4 InferenceServices (v1.3): 1 ok, 2 with errors, 1 with warnings; findings: ...`;
+    where a model waits for OME's model agent, `N pending` after `ok` (those
+    with nothing else found) and after the findings, counted apart."""
     graded = summary["severity"]
-    parts = [f"{summary['ok']} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
+    # What waits for OME's model agent, counted apart: named where there is any.
+    waiting = [f"{summary['pending']} pending"] if summary["pending_findings"] else []
+    parts = [f"{summary['ok']} ok", *waiting]
+    parts += [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
     found = ", ".join(_count(n, s) for s, n in summary["findings"].items())
+    if summary["pending_findings"]:
+        found += f", {summary['pending_findings']} pending"
     return (
         f"{counted(summary['isvcs'], 'InferenceService')} ({summary['version']}): "
         + ", ".join(parts)

@@ -13,7 +13,8 @@ kilobytes, and as HTML its details would take the browser most of a minute to
 build. The script draws with text nodes only, never markup, so no value can
 become markup there either. Filters match the summary's categories one to one:
 a severity shows the InferenceServices whose most severe finding it is
-(`summary.severity`), a mode those whose component runs in it
+(`summary.severity`; `pending` those with nothing else found but what waits
+for OME's model agent, `summary.pending`), a mode those whose component runs in it
 (`summary.modes`), a move those whose component makes it
 (`summary.mode_changes`).
 """
@@ -32,6 +33,9 @@ __all__ = ["audit_page", "upgrade_page"]
 # The problem counts of an audit's summary, in the order the JSON gives them.
 _PROBLEMS = ("denied", "no_runtime", "run_failure")
 _OK = "ok"
+# What waits for OME's model agent: counted apart from the severities (the
+# summary's `pending` and `pending_findings`, a finding's `pending`).
+_PENDING = "pending"
 _NONE = "-"
 _NO_MODE = "no mode"
 _BREAKING = "breaking"
@@ -455,9 +459,9 @@ def _audit_row(
     choices: dict[str, _Choices],
 ) -> str:
     findings = item.get("findings") or []
-    found = {f["severity"] for f in findings}
+    found = {f["severity"] for f in findings if not f.get(_PENDING)}
     worst = next((s for s in order if s in found), None)
-    severity = worst or _OK
+    severity = worst or (_PENDING if findings else _OK)
     runtime = item.get("runtime")
     runtime_name = runtime["name"] if runtime else None
     modes = item.get("components") or {}
@@ -470,7 +474,7 @@ def _audit_row(
             for c in modes
         ),
     }
-    runtime_text = _NONE
+    runtime_text = _PENDING if item.get("result") == _PENDING else _NONE
     if runtime_name is not None:
         runtime_text = text(runtime_name) + (" (named)" if item.get("named") else "")
     cells = [
@@ -487,7 +491,7 @@ def _audit_row(
         mode = resolution.get("mode") or _NO_MODE
         source = resolution.get("source") or ""
         cells.append(_cell(f'{text(mode)}<span class="src">{text(source)}</span>'))
-    rank = order.index(worst) if worst in order else len(order)
+    rank = order.index(worst) if worst in order else len(order) + (severity == _OK)
     cells.append(
         _cell(element("span", text(severity), class_=f"sev sev-{text(severity)}"), key=str(rank))
     )
@@ -498,6 +502,8 @@ def _audit_row(
 def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, Any]]) -> str:
     order = list(summary.get("findings") or {})  # the severities, most severe first
     totals = [("InferenceServices", summary["isvcs"], "isvcs"), (_OK, summary[_OK], _OK)]
+    if _PENDING in summary:  # an audit's summary (an upgrade's has none)
+        totals.append((_PENDING, summary[_PENDING], _PENDING))
     totals += [(_words(p), summary[p], p) for p in _PROBLEMS if p in summary]
     totals.append(("run a deprecated mode", summary["deprecated"], "deprecated"))
     findings = summary.get("findings") or {}
@@ -506,12 +512,21 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
         _counts(totals),
         _bars(
             "Findings by severity",
-            [(text(s), findings[s], f"sev-{s}", f"findings.{s}") for s in order],
+            [(text(s), findings[s], f"sev-{s}", f"findings.{s}") for s in order]
+            + [
+                (
+                    _PENDING,
+                    summary.get("pending_findings", 0),
+                    f"sev-{_PENDING}",
+                    "pending_findings",
+                )
+            ],
             "findings",
         ),
         _bars(
             "InferenceServices by their most severe finding",
             [(text(s), by_worst.get(s, 0), f"sev-{s}", f"severity.{s}") for s in order]
+            + [(_PENDING, summary.get(_PENDING, 0), f"sev-{_PENDING}", _PENDING)]
             + [(_OK, summary[_OK], f"sev-{_OK}", _OK)],
             "severity",
         ),
@@ -572,7 +587,7 @@ def audit_page(document: dict[str, Any]) -> str:
         "rt": _Choices("rt", "Runtime"),
         "mode": _Choices("mode", "Mode"),
     }
-    for severity in [*order, _OK]:  # listed most severe first
+    for severity in [*order, _PENDING, _OK]:  # listed most severe first
         choices["sev"].number(severity)
     bodies = [_audit_row(i, item, components, order, choices) for i, item in enumerate(items)]
     columns = ["Namespace", "Name", "Runtime", "Outcome", *components, "Severity", "Findings"]

@@ -43,6 +43,9 @@ class ModelFacts:
     size: str | None
     disabled: bool
     distribution: str | None = None
+    # The fields OME's model agent has yet to fill in (selection/pending.py):
+    # the checks that read them are pending. Empty: every check is decided.
+    waiting: tuple[str, ...] = ()
 
     @property
     def format_name(self) -> str:

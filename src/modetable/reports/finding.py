@@ -39,11 +39,16 @@ class Finding:
     location: Location
     object: ObjectRef
     hint: str | None = None
+    # A check not decided until OME's model agent fills a model in: counted
+    # apart from the severities (a SARIF note, a GitHub notice, a skipped
+    # JUnit case), never failing --fail-on.
+    pending: bool = False
 
 
 def worst(findings: Iterable[Finding]) -> str | None:
-    """The most severe severity among `findings`, or None when there are none."""
-    found = {f.severity for f in findings}
+    """The most severe severity among `findings` (the pending left out, which
+    are counted apart), or None when there are none."""
+    found = {f.severity for f in findings if not f.pending}
     return next((s for s in SEVERITIES if s in found), None)
 
 

@@ -1,5 +1,7 @@
 """JUnit XML: one test case per subject; it fails when a finding reaches the
-report's --fail-on severity, and lists the others in its output."""
+report's --fail-on severity, is skipped when it does not and has pending
+findings (waiting for OME's model agent; the first one's message is the
+reason), and lists the others in its output."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from modetable.reports import Report, Subject
 from modetable.reports.finding import Finding, at_least
 from modetable.text.shown import escape
 
-__all__ = ["failing", "line", "write"]
+__all__ = ["failing", "line", "waiting", "write"]
 
 # Characters XML 1.0 cannot hold (a value read from a manifest may have them).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -27,18 +29,28 @@ def line(finding: Finding) -> str:
 
 
 def failing(report: Report, subject: Subject) -> list[Finding]:
+    """The subject's findings that reach --fail-on (never a pending one)."""
     if report.fail_on is None:
         return []
-    return [f for f in subject.findings if at_least(f.severity, report.fail_on)]
+    return [f for f in subject.findings if not f.pending and at_least(f.severity, report.fail_on)]
+
+
+def waiting(report: Report, subject: Subject) -> list[Finding]:
+    """The subject's pending findings when it does not fail: a skipped case,
+    the first pending finding's message its reason."""
+    if failing(report, subject):
+        return []
+    return [f for f in subject.findings if f.pending]
 
 
 def write(report: Report, out: TextIO) -> None:
     failures = sum(1 for s in report.subjects if failing(report, s))
+    skipped = sum(1 for s in report.subjects if waiting(report, s))
     counts = {
         "tests": str(len(report.subjects)),
         "failures": str(failures),
         "errors": "0",
-        "skipped": "0",
+        "skipped": str(skipped),
         "time": "0",
     }
     suites = ET.Element("testsuites", {"name": _text(report.title), **counts})
@@ -67,7 +79,12 @@ def write(report: Report, out: TextIO) -> None:
                 case, "failure", {"message": _text(first.message), "type": first.id}
             )
             failure.text = _text("\n".join(line(f) for f in failed))
-        others = [f for f in subject.findings if f not in failed]
+        pending = waiting(report, subject)
+        if pending:
+            # Not decided until OME's model agent fills the model in.
+            skip = ET.SubElement(case, "skipped", {"message": _text(pending[0].message)})
+            skip.text = _text("\n".join(line(f) for f in pending))
+        others = [f for f in subject.findings if f not in failed and f not in pending]
         if others:
             ET.SubElement(case, "system-out").text = _text("\n".join(line(f) for f in others))
     ET.indent(suites)

@@ -13,6 +13,7 @@ from typing import TextIO
 from modetable.output.markdown import code, inert, table
 from modetable.reports import Report
 from modetable.reports.finding import SEVERITIES, Finding
+from modetable.rules.words import FindingGroup
 
 __all__ = ["COMMENT_LIMIT", "HEADERS", "write"]
 
@@ -41,7 +42,21 @@ def _row(subject: str, finding: Finding) -> list[str]:
     # A hint is the rules' own text (its Markdown kept); the message quotes inputs.
     message = inert(finding.message) + (f" ({finding.hint})" if finding.hint else "")
     cells = (inert(subject), what, _code(str(finding.location)), message)
-    return [finding.severity, _code(finding.id), *cells]
+    return [_severity(finding), _code(finding.id), *cells]
+
+
+# What a pending finding's Severity cell says (its group's word): it is
+# counted apart from the severities.
+_PENDING = str(FindingGroup.PENDING)
+
+
+def _severity(finding: Finding) -> str:
+    return _PENDING if finding.pending else finding.severity
+
+
+def _rank(finding: Finding) -> int:
+    """Most severe first; the pending last."""
+    return len(SEVERITIES) if finding.pending else SEVERITIES.index(finding.severity)
 
 
 def _code(text: str) -> str:
@@ -57,12 +72,12 @@ def _fitting(found: list[tuple[str, Finding]], room: int) -> str:
     whole = "\n" + table(HEADERS, [_row(*pair) for pair in found])
     if len(whole) <= room:
         return whole
-    ranked = sorted(found, key=lambda pair: SEVERITIES.index(pair[1].severity))
+    ranked = sorted(found, key=lambda pair: _rank(pair[1]))
     rows = [_row(*pair) for pair in ranked]
 
     def shown(kept: int) -> str:
-        left = [finding.severity for _, finding in ranked[kept:]]
-        counts = ", ".join(_count(left.count(s), s) for s in SEVERITIES if s in left)
+        left = [_severity(finding) for _, finding in ranked[kept:]]
+        counts = ", ".join(_count(left.count(s), s) for s in (*SEVERITIES, _PENDING) if s in left)
         more = "1 more finding is" if len(left) == 1 else f"{len(left)} more findings are"
         note = (
             f"\n{more} not shown ({counts}): a comment holds at most {COMMENT_LIMIT:,} "
@@ -81,4 +96,5 @@ def _fitting(found: list[tuple[str, Finding]], room: int) -> str:
 
 
 def _count(number: int, severity: str) -> str:
-    return f"{number} {severity}" + ("s" if number != 1 and severity != "info" else "")
+    plural = number != 1 and severity not in ("info", _PENDING)
+    return f"{number} {severity}" + ("s" if plural else "")

@@ -39,6 +39,7 @@ from modetable.rules.model.sources import Source
 from modetable.rules.positions import PathPart
 from modetable.rules.words import (
     OUTCOMES_NOT_RESULTS,
+    OUTCOMES_PENDING,
     OUTCOMES_WITH_A_RUNTIME,
     AdmissionCheck,
     EffectWhen,
@@ -497,7 +498,9 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
             i.get("id") for i in _items(value, "admission") if "undecided" in i
         ],
         FindingGroup.OUTCOME: [
-            o for o in outcomes if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS)
+            o
+            for o in outcomes
+            if o not in (*OUTCOMES_WITH_A_RUNTIME, *OUTCOMES_NOT_RESULTS, *OUTCOMES_PENDING)
         ],
         FindingGroup.CHECK: [
             c.get("id") for c in _items(selection, "checks") if not c.get("auto_only")
@@ -505,6 +508,12 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
         FindingGroup.RUN_FAILURE: [i.get("id") for i in _items(value, "run_failures")],
         FindingGroup.COMPONENT: [i.get("name") for i in _items(value, "components")],
         FindingGroup.MODE_MOVE: [i.get("id") for i in _items(value, "mode_moves")],
+        # What waits for OME's model agent: one finding, by the rule's id.
+        FindingGroup.PENDING: [
+            agent.get("id")
+            for agent in [selection.get("model_agent")]
+            if isinstance(agent, Mapping)
+        ],
         FindingGroup.MODE: [
             i.get("name") for i in _items(value, "modes") if i.get("status") in _STATUSES_FOUND
         ],

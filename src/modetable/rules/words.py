@@ -17,6 +17,7 @@ from enum import StrEnum
 
 __all__ = [
     "OUTCOMES_NOT_RESULTS",
+    "OUTCOMES_PENDING",
     "OUTCOMES_WITH_A_RUNTIME",
     "AdmissionCheck",
     "AdmissionEmit",
@@ -32,6 +33,7 @@ __all__ = [
     "LabelPart",
     "ManifestFinding",
     "MatchInput",
+    "ModelField",
     "ModelSlot",
     "Origin",
     "Purpose",
@@ -231,6 +233,17 @@ class ModelSlot(StrEnum):
     EMPTY = "empty"
 
 
+class ModelField(StrEnum):
+    """A field of a model selection reads (a key of `selection.model`) that OME's
+    model agent fills in (`selection.model_agent.fields[].field`)."""
+
+    FORMAT = "format"
+    FRAMEWORK = "framework"
+    ARCHITECTURE = "architecture"
+    QUANTIZATION = "quantization"
+    SIZE = "size"
+
+
 class VersionOutcome(StrEnum):
     """A version compared with another (`selection.versions.operators.*.accepts`)."""
 
@@ -317,6 +330,9 @@ class SelectionOutcome(StrEnum):
     NO_MODEL_OR_RUNTIME = "no_model_or_runtime"
     MODEL_NAME_MISSING = "model_name_missing"
     VIRTUAL_DEPLOYMENT = "virtual_deployment"
+    # No runtime named, and the model has yet to be filled in by OME's model
+    # agent: the runtimes that pass every check decided now could be picked.
+    PENDING = "pending"
 
 
 # The outcomes of selection that leave an InferenceService with a runtime; every
@@ -330,6 +346,9 @@ OUTCOMES_WITH_A_RUNTIME = (
 # What the controller shows for a virtual InferenceService, whatever selection's
 # outcome (selection/outcome.py): never a `result`, so never a finding.
 OUTCOMES_NOT_RESULTS = (SelectionOutcome.VIRTUAL_DEPLOYMENT,)
+# Outcomes that wait for OME's model agent: reported by the `pending` group
+# (`selection.model_agent`), never as an `outcome` finding.
+OUTCOMES_PENDING = (SelectionOutcome.PENDING,)
 
 
 # --- findings ------------------------------------------------------------------------
@@ -356,6 +375,9 @@ class FindingGroup(StrEnum):
     MODE_MOVE = "mode_move"
     MODE = "mode"
     MANIFEST = "manifest"
+    # A check not decided until OME's model agent fills the model in
+    # (`selection.model_agent`): counted apart from the severities.
+    PENDING = "pending"
 
 
 class ManifestFinding(StrEnum):

@@ -28,6 +28,7 @@ from modetable.rules.policy import Policy
 from modetable.rules.words import SelectionStep
 from modetable.selection import scoring
 from modetable.selection.compare import Comparisons
+from modetable.selection.pending import waits_on
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import SizeRange, distance, parse_size, within
 from modetable.text.templates import fill
@@ -321,7 +322,8 @@ STEPS: dict[SelectionStep, StepFunction] = {
 
 def skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
     """Why a check is skipped for this runtime (not in force, no InferenceService,
-    auto-selection only), or None when it runs."""
+    auto-selection only, pending: it reads a field OME's model agent has yet to
+    fill in), or None when it runs."""
     words = selection_rules(ctx.policy).explain.words
     if not in_force(check.since, check.until, ctx.policy.version):
         return fill(words["not_in_version"], {"range": describe_range(check.since, check.until)})
@@ -329,6 +331,9 @@ def skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
         return words["needs_isvc"]
     if check.auto_only and named:
         return words["auto_only"]
+    waits = waits_on(ctx.policy, check, ctx.model.waiting)
+    if waits:
+        return fill(words["pending"], {"fields": ", ".join(waits)})
     return None
 
 

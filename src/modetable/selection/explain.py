@@ -21,6 +21,7 @@ from modetable.selection.outcome import (
     find_model,
     outcome_hint,
 )
+from modetable.selection.pending import settled_hint
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import scope_order
 
@@ -98,9 +99,12 @@ def _explain(
         candidates=candidates,
         note=note,
         cause=model if not facts.format_name else None,
+        # A model OME's model agent is done with (or skips) will not get a
+        # format by waiting: its own hint.
         hint=None
         if facts.format_name
-        else outcome_hint(policy, SelectionOutcome.MODEL_FORMAT_MISSING),
+        else settled_hint(policy, facts)
+        or outcome_hint(policy, SelectionOutcome.MODEL_FORMAT_MISSING),
     )
 
 

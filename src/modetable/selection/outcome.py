@@ -32,6 +32,7 @@ from modetable.rules.words import (
     OUTCOMES_NOT_RESULTS,
     EffectWhen,
     Emit,
+    ModelField,
     ModelSlot,
     Scope,
     SelectionOutcome,
@@ -47,6 +48,13 @@ from modetable.selection.checks import (
     runtime_view,
 )
 from modetable.selection.compare import Comparisons
+from modetable.selection.pending import (
+    PendingModel,
+    field_names,
+    model_agent,
+    settled_hint,
+    waiting_fields,
+)
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
@@ -135,6 +143,10 @@ class Outcome:
     # What to do: a "did you mean" for a name that is not found, or the
     # rules' hint for the outcome (`selection.hints`).
     hint: str | None = None
+    # The model waits for OME's model agent (`selection.model_agent`): the
+    # outcome is what OME does once it is filled in, the checks reading a
+    # missing field pending; this says what is missing and OME's answer until then.
+    pending: PendingModel | None = None
 
     @property
     def picked(self) -> Candidate | None:
@@ -368,6 +380,11 @@ class Chooser(Protocol):
         (may be empty when the caller does not want them)."""
         ...
 
+    def every_candidate(self, ctx: Context) -> tuple[Candidate, ...]:
+        """Every runtime of the namespace and cluster, assessed, in explain's
+        order, whether the caller wants them or not (a pending outcome reads them)."""
+        ...
+
     def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
         """The runtime auto-selection picks, or None."""
         ...
@@ -406,6 +423,9 @@ class Exhaustive:
     def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
         runtimes = ctx.cluster.runtimes_for(ctx.namespace)
         return order(self.policy, [assess(ctx, runtime) for runtime in runtimes])
+
+    def every_candidate(self, ctx: Context) -> tuple[Candidate, ...]:
+        return self.candidates(ctx)
 
     def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
         return next((c for c in candidates if c.compatible), None)
@@ -482,6 +502,39 @@ def select(
         return case.finish(
             SelectionOutcome.MODEL_SHARDED, message=policy.message("model_sharded"), cause=model
         )
+    now = _with_model(case, request, facts, chooser)
+    waiting = waiting_fields(policy, facts)
+    if not waiting:
+        settled = settled_hint(policy, facts) if now.cause is model else None
+        if settled is not None and now.result in selection_rules(policy).hints:
+            # The rules' hint says to wait for the model agent, which is done
+            # with this model (or skips it): say what to do instead.
+            return attrs.evolve(now, hint=settled)
+        return now
+    # The model waits for OME's model agent: what OME does once it is filled
+    # in (the checks reading a missing field pending), with what it answers
+    # until then.
+    pending = PendingModel(
+        model=model,
+        fields=tuple(field_names(policy, waiting)),
+        answer=_answer(now),
+    )
+    later = _with_model(case, request, attrs.evolve(facts, waiting=waiting), chooser, now)
+    return attrs.evolve(later, pending=pending)
+
+
+def _with_model(
+    case: Case,
+    request: RuntimeRefRequest | None,
+    facts: ModelFacts,
+    chooser: Chooser,
+    now: Outcome | None = None,
+) -> Outcome:
+    """Selection for the model `facts` describes. With `facts.waiting`, the
+    checks reading a missing field are pending, and with no runtime named the
+    outcome is pending with the runtimes that could be picked; where none
+    could, `now` (what OME answers until then) with the reasons as its hint."""
+    policy, cluster, isvc, model = case.policy, case.cluster, case.isvc, case.model
     ctx = make_context(
         policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
     )
@@ -491,6 +544,8 @@ def select(
     )
     if request is not None:
         return _named(case, request, ctx, chooser)
+    if facts.waiting and now is not None:
+        return _pending(case, ctx, candidates or chooser.every_candidate(ctx), now)
     if not facts.format_name:
         return case.finish(
             SelectionOutcome.MODEL_FORMAT_MISSING,
@@ -501,6 +556,38 @@ def select(
     if picked is not None:
         return case.finish(SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name)
     return case.finish(SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates))
+
+
+def _answer(now: Outcome) -> str | None:
+    """What OME answers an InferenceService at admission: its denial, else its
+    warnings; None when it admits it without a word."""
+    admission = now.admission
+    if not admission.allowed:
+        return admission.message
+    return " ".join(admission.warnings) or None
+
+
+def _pending(case: Case, ctx: Context, candidates: tuple[Candidate, ...], now: Outcome) -> Outcome:
+    """No runtime named, the model waiting for OME's model agent: pending with
+    the runtimes that pass every check decided now; where none does, what OME
+    answers now (an error now), with why none could be picked as its hint."""
+    policy = case.policy
+    agent = model_agent(policy)
+    assert agent is not None
+    could = [c.name for c in candidates if c.compatible]
+    if could:
+        message = policy.message(
+            agent.could_pick, runtimes=", ".join(dict.fromkeys(could)), who=agent.who
+        )
+        return case.finish(SelectionOutcome.PENDING, message=message)
+    rules = selection_rules(policy).no_runtime
+    scope = scoring.scope_order(policy)
+    excluded = sorted((c for c in candidates if c.listed), key=lambda c: (c.name, scope(c.scope)))
+    items = rules.item_separator.join(
+        policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded
+    )
+    hint = policy.message(agent.none_could, excluded=items, who=agent.who)
+    return attrs.evolve(now, candidates=case.candidates, hint=hint)
 
 
 def outcome_hint(policy: Policy, outcome: str) -> str | None:
@@ -535,6 +622,7 @@ def _named(
     if (
         ctx is not None
         and not ctx.model.format_name
+        and ModelField.FORMAT not in ctx.model.waiting
         and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID)
     ):
         # Checked before the runtime is looked up, where the rules say so.

@@ -11,6 +11,7 @@ from modetable.rules.policy import Policy
 from modetable.rules.words import ConditionWord
 from modetable.selection.checks import Candidate, CheckResult, CheckState
 from modetable.selection.outcome import Outcome
+from modetable.selection.pending import PendingModel
 from modetable.selection.rules import selection_rules
 from modetable.text.templates import fill
 
@@ -90,6 +91,19 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "named_check": candidate_json(named_check) if named_check else None,
         "cause": object_json(outcome.cause),
         "hint": outcome.hint,
+        "pending": _pending_json(outcome.pending),
+    }
+
+
+def _pending_json(pending: PendingModel | None) -> dict[str, Any] | None:
+    """The model that waits for OME's model agent: the object, the fields it
+    lacks, and what OME answers until they are filled in."""
+    if pending is None:
+        return None
+    return {
+        "model": object_json(pending.model),
+        "fields": list(pending.fields),
+        "answer": pending.answer,
     }
 
 

@@ -64,6 +64,11 @@ class Findings:
     mode_move: dict[Annotated[str, Ref("mode move")], FindingKind]
     mode: dict[ModeName, ModeFinding]
     manifest: ManifestFindings
+    # What waits for OME's model agent (`selection.model_agent`), by its id:
+    # counted apart from the severities in every output.
+    pending: dict[Annotated[str, Ref("model agent")], FindingKind] = attrs.field(
+        factory=dict, kw_only=True
+    )
 
     def entries(self) -> list[tuple[str, FindingKind | ModeFinding]]:
         """(id, its entry) of every finding, `GROUP/KEY`, in file order."""

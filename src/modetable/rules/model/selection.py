@@ -16,6 +16,7 @@ from modetable.rules.words import (
     EffectWhen,
     Emit,
     LabelPart,
+    ModelField,
     ModelSlot,
     RankKey,
     SelectionStep,
@@ -24,16 +25,19 @@ from modetable.rules.words import (
 )
 
 __all__ = [
+    "AGENT_PARAMS",
     "ATTRIBUTE_WORDS",
     "BOUND_MISSING",
     "BOUND_SHOWN",
     "EXPLAIN_WORDS",
     "SIDE_WORDS",
+    "AgentField",
     "Effect",
     "EntryFields",
     "ExplainTable",
     "FormatLabel",
     "Formats",
+    "ModelAgent",
     "ModelFields",
     "ModelRefFields",
     "ModelVersions",
@@ -64,7 +68,11 @@ EXPLAIN_WORDS: Mapping[str, tuple[str, ...]] = {
     "needs_isvc": (),
     "auto_only": (),
     "not_in_version": ("range",),
+    "pending": ("fields",),
 }
+# What the messages of `model_agent` are given: the model, the fields it
+# lacks, who fills them in, and what OME answers until then.
+AGENT_PARAMS = ("kind", "name", "fields", "who", "answer")
 
 
 @attrs.frozen
@@ -246,6 +254,48 @@ class Effect:
 
 
 @attrs.frozen
+class AgentField:
+    """A model field OME's model agent fills in where the model leaves it empty."""
+
+    field: ModelField
+    # The selection checks that read it: not decided while it is missing.
+    checks: tuple[Annotated[str, Ref("selection check")], ...]
+    # Filled in only when the model's config has one (quantization): its
+    # absence is never waited on, but read as it is.
+    optional: bool = False
+
+
+@attrs.frozen
+class ModelAgent:
+    """What OME's model agent fills in of a model once it has read the model's
+    config, and when a model still waits for it: a field of `fields` missing,
+    no state of `done` in `state`, and no `skip_annotation` set to
+    `skip_value` (any case)."""
+
+    id: Annotated[str, Defines("model agent")]
+    who: str
+    state: str
+    done: tuple[str, ...]
+    failed: tuple[str, ...]
+    skip_annotation: str
+    skip_value: str
+    fields: tuple[AgentField, ...]
+    # The finding: with what OME answers until the model is filled in, and
+    # (`message_quiet`) where it answers nothing.
+    message: Annotated[str, Ref("message", params=AGENT_PARAMS)]
+    message_quiet: Annotated[str, Ref("message", params=AGENT_PARAMS[:-1])]
+    # No runtime named: the runtimes that could be picked once it is filled
+    # in (selection's message), or why none could (the outcome's hint).
+    could_pick: Annotated[str, Ref("message", params=("runtimes", "who"))]
+    none_could: Annotated[str, Ref("message", params=("excluded", "who"))]
+    # What to do about a model the agent is done with (`done`; `failed`
+    # apart), or skips, that still lacks a field it fills in.
+    done_hint: Annotated[str, Ref("message", params=("state", "fields"))]
+    failed_hint: Annotated[str, Ref("message", params=("state", "fields"))]
+    skipped_hint: Annotated[str, Ref("message", params=("fields",))]
+
+
+@attrs.frozen
 class ExplainTable:
     columns: tuple[str, ...]
     yes: str
@@ -282,3 +332,5 @@ class Selection:
     # Where an InferenceService keeps its conditions (a list of {type, ...}):
     # a dump of a live cluster has them, a repository's manifests do not.
     status_conditions: str | None = None
+    # OME's model agent: what it fills in of a model, so what waits for it.
+    model_agent: ModelAgent | None = None
