@@ -442,7 +442,13 @@ CASES = [
         "runtime-resolution",
         "runtime gone does not support model raw: invalid model specification: "
         "modelFormat.name: model format name is required",
-        extra=(model_doc("raw", modelFramework={"name": "transformers"}),),
+        # Ready without a format: OME's model agent is done with it.
+        extra=(
+            {
+                **model_doc("raw", modelFramework={"name": "transformers"}),
+                "status": {"state": "Ready"},
+            },
+        ),
     ),
     # The model is looked up only when the webhook resolves the runtime: with
     # an engine, and a runtime named or no runner image of its own.

@@ -205,7 +205,11 @@ def test_effective_uses_no_runtime_that_ome_refuses(tmp_path):
             [model_doc("m", **llama_model_spec()), runtime_doc("rt", disabled=True, **multinode)],
             disabled,
         ),
-        "no-format": ([model_doc("m"), runtime_doc("rt", **multinode)], no_format),
+        # Ready without a format (a model waiting for OME's model agent is pending).
+        "no-format": (
+            [{**model_doc("m"), "status": {"state": "Ready"}}, runtime_doc("rt", **multinode)],
+            no_format,
+        ),
         "disabled-no-model": ([runtime_doc("rt", disabled=True, **multinode)], disabled),
     }
     for name, (docs, why) in cases.items():

@@ -55,6 +55,7 @@ def test_json_contract_of_the_example():
         "named_check",
         "cause",
         "hint",
+        "pending",
         "rules",
     ]
     assert (data["result"], data["runtime"], data["named"], data["message"]) == (
@@ -195,3 +196,32 @@ def test_effective_now_selects_when_none_is_named(tmp_path):
         False,
     )
     assert data["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
+
+
+def test_a_model_that_waits_for_the_agent_is_pending(tmp_path):
+    """No runtime named, the model not filled in yet: pending, exit 0, with what
+    the model lacks and what OME answers until then."""
+    model = model_doc("m", storage={"storageUri": "hf://org/m"})
+    documents = [model, runtime_doc("rt", supportedModelFormats=[format_entry()])]
+    documents += [isvc_doc("auto", "a", engine={})]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    run = run_cli("select", "--isvc", "a/auto", str(path))
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[:4] == [
+        "InferenceService a/auto: pending (v1.3)",
+        "the runtime is picked once OME's model agent has filled in the model; these pass "
+        "every check decided now: rt",
+        f"Pending: ClusterBaseModel m ({path}:1:1) has no modelFormat, modelFramework, "
+        "modelArchitecture, modelParameterSize yet",
+        'Until then: admission webhook "inferenceservice.ome-webhook-server.validator" denied '
+        "the request: no supporting runtime found for model m and engine does not have complete "
+        "runner configuration: invalid model specification: modelFormat.name: model format name "
+        "is required",
+    ]
+    data = run_cli("select", "--isvc", "a/auto", str(path), "-o", "json").json()
+    assert data["pending"] == {
+        "model": {"kind": "ClusterBaseModel", "namespace": None, "name": "m", "at": f"{path}:1:1"},
+        "fields": ["modelFormat", "modelFramework", "modelArchitecture", "modelParameterSize"],
+        "answer": run.out.splitlines()[3].removeprefix("Until then: "),
+        "runtimes": ["rt"],
+    }

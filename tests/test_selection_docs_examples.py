@@ -56,6 +56,7 @@ def troubleshoot_inputs(tmp_path):
         modelArchitecture="Qwen2ForCausalLM",
         modelFramework={"name": "transformers", "version": "4.40.1"},
     )
+    model["status"] = {"state": "Ready"}  # no modelParameterSize: the page shows none
     isvc = {
         "apiVersion": "ome.io/v1beta1",
         "kind": "InferenceService",

@@ -242,6 +242,92 @@ def test_the_catalogs_multinode_runtimes_move_on_upgrade(tmp_path):
     }
 
 
+def test_the_catalog_as_written_breaks_only_where_the_upgrade_changes_something():
+    """Its models as a repository holds them (no format: OME's model agent fills
+    it in) are pending on both sides, which breaks nothing: deepseek-r1 and
+    kimi-k2 move to OMENative with their runtimes' LWS_* uses, v1.3's webhook
+    refuses the three scale-to-zero samples and the model name nothing has."""
+    run = run_cli("audit", str(need(CATALOG)), "--from", "v1.2.2", "-o", "json")
+    assert run.code == 1, run.err
+    items = _items(run)
+    breaking = {
+        ref: (
+            sorted(n for n, c in item["components"].items() if c["changes"]),
+            item["problems"]["new"],
+        )
+        for ref, item in items.items()
+        if item["breaking"]
+    }
+    assert breaking == {
+        "deepseek-r1/deepseek-r1": (["engine"], []),
+        "kimi-k2-instruct/kimi-k2-instruct": (["engine"], []),
+        "default/mistral-7b-instruct-v0-2": ([], ["denied"]),
+        "default/mistral-small-3-1-24b-instruct-2503": ([], ["denied"]),
+        "default/mixtral-8x7b-instruct-v0-1": ([], ["denied"]),
+        "llama-3-2-90b-fp8-dynamic/llama-3-2-90b-fp8-dynamic": ([], ["denied"]),
+    }
+    engine = items["deepseek-r1/deepseek-r1"]["components"]["engine"]
+    assert (engine["from"], engine["to"]) == (
+        {"mode": "MultiNode", "source": "LeaderWorkerShape"},
+        {"mode": "OMENative", "source": "LeaderWorkerShape"},
+    )
+    assert len(engine["changes"]) == 7
+    deepseek = items["deepseek-r1/deepseek-r1"]
+    assert (
+        deepseek["pending"]["from"]
+        == deepseek["pending"]["to"]
+        == {
+            "fields": ["modelFormat", "modelFramework", "modelArchitecture", "modelParameterSize"],
+            "runtimes": [],
+        }
+    )
+    assert run.json()["summary"]["changed"] == 6
+
+
+def test_a_model_that_waits_stays_pending_on_both_sides(tmp_path):
+    """Pending before and after: not a change, let alone a breaking one; the
+    runtimes that could be picked change where the upgrade changes them."""
+    lws = {"runner": {"name": "ome-container", "command": LWS_COMMAND}}
+    documents = [
+        model_doc("m", storage={"storageUri": "hf://org/m"}),
+        runtime_doc("plain", supportedModelFormats=[format_entry()]),
+        runtime_doc(
+            "mn", supportedModelFormats=[format_entry()], engineConfig=mode_annotation("MultiNode")
+        ),
+        runtime_doc(
+            "lws-bare",
+            supportedModelFormats=[format_entry(autoSelect=False)],
+            engineConfig={"leader": lws, "worker": lws},
+        ),
+        isvc_doc("auto", "a", engine={}, deploymentMode="OMENative"),
+        isvc_doc("grouped", "a", engine={}, runtime={"name": "lws-bare"}),
+    ]
+    path = write(tmp_path, "f.yaml", yaml.safe_dump_all(documents, sort_keys=False))
+    run = run_cli("audit", str(path), "--from", "v1.2.2", "-o", "json")
+    items = _items(run)
+    auto = items["a/auto"]
+    assert (auto["result"], auto["problems"]["new"]) == ({"from": "pending", "to": "pending"}, [])
+    # v1.2.2 reads no spec.deploymentMode: mn qualifies; v1.3 asks OMENative of it.
+    assert auto["pending"]["from"]["runtimes"] == ["mn", "plain"]
+    assert auto["pending"]["to"]["runtimes"] == ["plain"]
+    assert auto["runtime"]["why"] == [
+        "the runtimes that could be picked once OME's model agent has filled in the model "
+        "change from mn, plain to plain"
+    ]
+    assert (auto["changed"], auto["breaking"]) == (True, False)
+    grouped = items["a/grouped"]
+    assert (grouped["changed"], grouped["breaking"]) == (True, True)
+    assert grouped["components"]["engine"]["to"] == {
+        "mode": "OMENative",
+        "source": "LeaderWorkerShape",
+    }
+    # The leader's command and the worker's, each with both names.
+    assert [c["name"] for c in grouped["components"]["engine"]["changes"]] == [
+        "LWS_GROUP_SIZE",
+        "LWS_WORKER_INDEX",
+    ] * 2
+
+
 def test_with_no_runtime_after_the_upgrade_nothing_moves():
     """The page's example: v1.3 reads spec.deploymentMode, so the MultiNode runtime
     v1.2.2 picked now rejects and none is left. OME then renders no workload (an

@@ -127,6 +127,13 @@ class SelectResult:
         return not self._outcome.resolved
 
     @property
+    def pending(self) -> bool:
+        """Whether its model waits for OME's model agent: the outcome is what
+        OME does once the model is filled in (`to_json()["pending"]` says what
+        it lacks and what OME answers until then)."""
+        return self._outcome.pending is not None
+
+    @property
     def allowed(self) -> bool:
         """Whether admission lets the InferenceService in."""
         return self._outcome.admission.allowed

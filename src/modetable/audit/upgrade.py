@@ -67,7 +67,11 @@ class Impact:
 
     @property
     def runtime_changed(self) -> bool:
-        return _runtime(self.before) != _runtime(self.after)
+        """The runtime used changes, or (no runtime named, the model waiting for
+        OME's model agent on both sides) the runtimes that could be picked."""
+        return _runtime(self.before) != _runtime(self.after) or (
+            _could_pick(self.before) != _could_pick(self.after)
+        )
 
     @property
     def new_problems(self) -> tuple[str, ...]:
@@ -105,6 +109,13 @@ def _runtime(audited: Audited) -> tuple[str, str] | None:
     return None if runtime is None else (runtime.kind, runtime.ref)
 
 
+def _could_pick(audited: Audited) -> tuple[str, ...]:
+    """The runtimes that could be picked once the model is filled in (a pending
+    outcome's), else ()."""
+    pending = audited.outcome.pending
+    return pending.runtimes if pending is not None else ()
+
+
 def _runtime_name(audited: Audited, other: Audited) -> str:
     """The runtime's name, with its kind where the other side's has the same name."""
     runtime, theirs = audited.outcome.runtime, other.outcome.runtime
@@ -126,10 +137,20 @@ class UpgradeAnalysis:
         return {"from_version": self.before.release, "to_version": self.after.release}
 
     def runtime_why(self, before: Audited, after: Audited) -> tuple[str, ...]:
-        """Why the runtime changes: the old one now fails a check, or is outranked."""
-        if _runtime(before) == _runtime(after):
-            return ()
+        """Why the runtime changes: the old one now fails a check, or is outranked;
+        or which runtimes could be picked once the model is filled in."""
         policy = self.after
+        if _runtime(before) == _runtime(after):
+            old_could, new_could = _could_pick(before), _could_pick(after)
+            if old_could == new_could:
+                return ()
+            return (
+                policy.message(
+                    "upgrade_could_pick_changed",
+                    before=", ".join(old_could) or "none",
+                    after=", ".join(new_could) or "none",
+                ),
+            )
         why = [
             policy.message(
                 "upgrade_runtime_changed",
@@ -339,6 +360,13 @@ def _runtime_json(audited: Audited) -> dict[str, Any] | None:
     return {"name": runtime.name, "kind": runtime.kind, "named": audited.outcome.named}
 
 
+def _pending_json(audited: Audited) -> dict[str, Any] | None:
+    pending = audited.outcome.pending
+    if pending is None:
+        return None
+    return {"fields": list(pending.fields), "runtimes": list(pending.runtimes)}
+
+
 def impact_json(impact: Impact) -> dict[str, Any]:
     before, after = impact.before, impact.after
     return {
@@ -353,6 +381,9 @@ def impact_json(impact: Impact) -> dict[str, Any]:
             "why": list(impact.runtime_why),
         },
         "result": {"from": before.outcome.result, "to": after.outcome.result},
+        # The model waits for OME's model agent: on each side, what it lacks and
+        # (no runtime named) the runtimes that could be picked; null when not.
+        "pending": {"from": _pending_json(before), "to": _pending_json(after)},
         "message": {"from": before.outcome.message, "to": after.outcome.message},
         "admission": {
             "from": before.outcome.admission.message,

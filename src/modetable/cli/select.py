@@ -41,8 +41,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
     else:
         io.stdout.write(rules_note(policy))
         _print(policy, data, io)
-    # A virtual InferenceService needs no runtime: OME marks it Ready.
-    return 0 if result.runtime is not None or result.virtual else 1
+    # A virtual InferenceService needs no runtime: OME marks it Ready. One
+    # whose model waits for OME's model agent gets one of `pending.runtimes`.
+    could_pick = bool(data["pending"] and data["pending"]["runtimes"])
+    return 0 if result.runtime is not None or result.virtual or could_pick else 1
 
 
 def _print(policy: Policy, data: dict, io: Io) -> None:
@@ -51,7 +53,10 @@ def _print(policy: Policy, data: dict, io: Io) -> None:
 
     out = io.stdout
     runtime = data["runtime"]
-    if runtime is None:
+    pending = data["pending"]
+    if runtime is None and pending and pending["runtimes"]:
+        out.write(line(f"InferenceService {data['isvc']}: pending ({data['version']})"))
+    elif runtime is None:
         out.write(line(f"InferenceService {data['isvc']}: no runtime ({data['version']})"))
     else:
         how = "named" if data["named"] else "auto-selected"
@@ -103,4 +108,14 @@ def _cause_lines(data: dict) -> list[str]:
         lines.append(f"Cause: {cause['kind']} {ref} ({cause['at']})")
     if data.get("hint"):
         lines.append(data["hint"])
+    pending = data.get("pending")
+    if pending:
+        model = pending["model"]
+        ref = f"{model['namespace']}/{model['name']}" if model["namespace"] else model["name"]
+        lines.append(
+            f"Pending: {model['kind']} {ref} ({model['at']}) has no {', '.join(pending['fields'])}"
+            " yet"
+        )
+        if pending["answer"]:
+            lines.append(f"Until then: {pending['answer']}")
     return lines

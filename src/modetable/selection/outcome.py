@@ -514,12 +514,13 @@ def select(
     # The model waits for OME's model agent: what OME does once it is filled
     # in (the checks reading a missing field pending), with what it answers
     # until then.
+    later = _with_model(case, request, attrs.evolve(facts, waiting=waiting), chooser, now)
     pending = PendingModel(
         model=model,
         fields=tuple(field_names(policy, waiting)),
         answer=_answer(now),
+        runtimes=later.pending.runtimes if later.pending is not None else (),
     )
-    later = _with_model(case, request, attrs.evolve(facts, waiting=waiting), chooser, now)
     return attrs.evolve(later, pending=pending)
 
 
@@ -574,12 +575,12 @@ def _pending(case: Case, ctx: Context, candidates: tuple[Candidate, ...], now: O
     policy = case.policy
     agent = model_agent(policy)
     assert agent is not None
-    could = [c.name for c in candidates if c.compatible]
+    could = tuple(dict.fromkeys(c.name for c in candidates if c.compatible))
     if could:
-        message = policy.message(
-            agent.could_pick, runtimes=", ".join(dict.fromkeys(could)), who=agent.who
-        )
-        return case.finish(SelectionOutcome.PENDING, message=message)
+        message = policy.message(agent.could_pick, runtimes=", ".join(could), who=agent.who)
+        outcome = case.finish(SelectionOutcome.PENDING, message=message)
+        assert case.model is not None
+        return attrs.evolve(outcome, pending=PendingModel(case.model, (), None, could))
     rules = selection_rules(policy).no_runtime
     scope = scoring.scope_order(policy)
     excluded = sorted((c for c in candidates if c.listed), key=lambda c: (c.name, scope(c.scope)))

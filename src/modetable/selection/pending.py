@@ -37,12 +37,16 @@ __all__ = [
 @attrs.frozen
 class PendingModel:
     """A model OME's model agent has yet to fill in, as an outcome shows it:
-    the fields it lacks (as the model writes them) and what OME answers until
-    they are filled in (its webhook's denial or warning; None: nothing)."""
+    the fields it lacks (as the model writes them), what OME answers until
+    they are filled in (its webhook's denial or warnings; None: nothing), and
+    the runtimes that could be picked then."""
 
     model: Manifest
     fields: tuple[str, ...]
     answer: str | None
+    # No runtime named: the runtimes that pass every check decided now, one
+    # of which is picked once the model is filled in.
+    runtimes: tuple[str, ...] = ()
 
 
 # Whether a model's facts lack each field the agent fills in (OME fills the

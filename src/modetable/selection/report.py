@@ -104,6 +104,7 @@ def _pending_json(pending: PendingModel | None) -> dict[str, Any] | None:
         "model": object_json(pending.model),
         "fields": list(pending.fields),
         "answer": pending.answer,
+        "runtimes": list(pending.runtimes),
     }
 
 
