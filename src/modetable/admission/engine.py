@@ -157,12 +157,14 @@ def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
     return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
 
 
-def admission_lines(policy: Policy, admission: dict[str, Any]) -> list[str]:
+def admission_lines(policy: Policy, admission: dict[str, Any], *, verbose: bool) -> list[str]:
     """What a table says after the verdict (`admission` as admission_json gives
-    it): when allowed, by which checks; then each check not decided, and why."""
+    it): when allowed, by which checks (with `verbose`, and what is not
+    modelled; else one line pointing at -v); then each check not decided, and why."""
     lines = []
     if admission["allowed"]:
-        lines.append(policy.message("admission_scope", count=len(admission["checked"])))
+        scope = "admission_scope" if verbose else "admission_scope_brief"
+        lines.append(policy.message(scope, count=len(admission["checked"])))
     lines.extend(
         policy.message("admission_not_checked", check=n["check"], why=n["why"])
         for n in admission["not_checked"]
