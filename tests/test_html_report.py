@@ -406,6 +406,11 @@ def test_catalog_upgrade_counts_filters_and_rows(chromium, tmp_path):
         if c["changed"]
     }
     assert {row[0]: row[1] for row in rows if row[0] in moved} == moved
+    # The search box looks through names and what changes.
+    visit.page.locator("#items > .item.open button.open").click()
+    assert _search(visit, item["name"]) == [
+        i["name"] for i in document["items"] if item["name"] in json.dumps(i)
+    ]
     _only_itself(visit)
 
 
