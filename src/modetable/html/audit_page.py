@@ -398,7 +398,8 @@ def _findings_table(findings: list[dict[str, Any]]) -> dict[str, Any]:
                 f["id"],
                 f["message"] + (f" ({f['hint']})" if f.get("hint") else ""),
                 _object(f.get("object")),
-                _location(f.get("location")),
+                _location(f.get("location"))
+                + "".join(f"; see {r['label']} at {_location(r)}" for r in f.get("related") or ()),
             ]
             for f in findings
         ],
