@@ -143,6 +143,10 @@ class Outcome:
     # What to do: a "did you mean" for a name that is not found, or the
     # rules' hint for the outcome (`selection.hints`).
     hint: str | None = None
+    # The InferenceService's field the outcome turns on (a path of the rules:
+    # the model or the runtime it names, or where it would), where a finding
+    # about it belongs.
+    field: str | None = None
     # The model waits for OME's model agent (`selection.model_agent`): the
     # outcome is what OME does once it is filled in, the checks reading a
     # missing field pending; this says what is missing and OME's answer until then.
@@ -270,6 +274,7 @@ class Case:
         named_check: Candidate | None = None,
         cause: Manifest | None = None,
         hint: str | None = None,
+        field: str | None = None,
         **values: Any,
     ) -> Outcome:
         policy = self.policy
@@ -318,6 +323,7 @@ class Case:
             resolved=resolved,
             cause=cause,
             hint=hint or outcome_hint(policy, results[-1]),
+            field=field,
         )
 
     def _shows(
@@ -471,13 +477,20 @@ def select(
             "cluster_scope": Scope.CLUSTER,
         },
     )
+    # The fields a finding about the model, or the runtime, belongs at.
+    model_field = f"{rules.model_ref.path}.{rules.model_ref.name}"
+    runtime_field = policy.rules.runtime_ref.name
     if isinstance(ref, NamelessModelRef):
-        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path)
+        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path, field=ref.path)
     if ref is None:
         if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
-            return case.finish(SelectionOutcome.NO_MODEL_OR_RUNTIME, path=rules.model_ref.path)
+            return case.finish(
+                SelectionOutcome.NO_MODEL_OR_RUNTIME,
+                path=rules.model_ref.path,
+                field=rules.model_ref.path,
+            )
         # Since v1.3 a runtime-only InferenceService skips all model work.
-        return _named(case, request, None, chooser)
+        return _named(case, request, None, chooser, runtime_field)
     model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
     if model is None:
         models = {r.kind for r in policy.rules.manifests.models}
@@ -485,13 +498,19 @@ def select(
             ref.name, _models_for(policy, cluster, ref.kind, isvc.namespace)
         )
         return case.finish(
-            "model_missing", message=policy.message("model_not_found", **case.values), hint=hint
+            "model_missing",
+            message=policy.message("model_not_found", **case.values),
+            hint=hint,
+            field=model_field,
         )
     case = attrs.evolve(case, model=model)
     facts = chooser.model_facts(model)
     if facts.disabled:
         return case.finish(
-            "model_disabled", message=policy.message("model_disabled", **case.values), cause=model
+            "model_disabled",
+            message=policy.message("model_disabled", **case.values),
+            cause=model,
+            field=model_field,
         )
     sharded = rules.sharded
     if (
@@ -500,13 +519,16 @@ def select(
         and facts.distribution == sharded.value
     ):
         return case.finish(
-            SelectionOutcome.MODEL_SHARDED, message=policy.message("model_sharded"), cause=model
+            SelectionOutcome.MODEL_SHARDED,
+            message=policy.message("model_sharded"),
+            cause=model,
+            field=model_field,
         )
-    now = _with_model(case, request, facts, chooser)
+    now = _with_model(case, request, facts, chooser, model_field, runtime_field)
     waiting = waiting_fields(policy, facts)
     if not waiting:
         settled = settled_hint(policy, facts) if now.cause is model else None
-        if settled is not None and now.result in selection_rules(policy).hints:
+        if settled is not None and now.result in rules.hints:
             # The rules' hint says to wait for the model agent, which is done
             # with this model (or skips it): say what to do instead.
             return attrs.evolve(now, hint=settled)
@@ -514,7 +536,8 @@ def select(
     # The model waits for OME's model agent: what OME does once it is filled
     # in (the checks reading a missing field pending), with what it answers
     # until then.
-    later = _with_model(case, request, attrs.evolve(facts, waiting=waiting), chooser, now)
+    waits = attrs.evolve(facts, waiting=waiting)
+    later = _with_model(case, request, waits, chooser, model_field, runtime_field, now)
     pending = PendingModel(
         model=model,
         fields=tuple(field_names(policy, waiting)),
@@ -529,6 +552,8 @@ def _with_model(
     request: RuntimeRefRequest | None,
     facts: ModelFacts,
     chooser: Chooser,
+    model_field: str,
+    runtime_field: str,
     now: Outcome | None = None,
 ) -> Outcome:
     """Selection for the model `facts` describes. With `facts.waiting`, the
@@ -544,19 +569,38 @@ def _with_model(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}
     )
     if request is not None:
-        return _named(case, request, ctx, chooser)
+        if (
+            not facts.format_name
+            and ModelField.FORMAT not in facts.waiting
+            and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID)
+        ):
+            # Checked before the runtime is looked up, where the rules say so.
+            message = policy.message("model_format_required")
+            return case.finish(
+                SelectionOutcome.NAMED_MODEL_INVALID,
+                message=message,
+                cause=model,
+                field=model_field,
+            )
+        return _named(case, request, ctx, chooser, runtime_field)
     if facts.waiting and now is not None:
-        return _pending(case, ctx, candidates or chooser.every_candidate(ctx), now)
+        found = candidates or chooser.every_candidate(ctx)
+        return _pending(case, ctx, found, now, model_field)
     if not facts.format_name:
         return case.finish(
             SelectionOutcome.MODEL_FORMAT_MISSING,
             message=policy.message("model_format_required"),
             cause=model,
+            field=model_field,
         )
     picked = chooser.best(ctx, candidates)
     if picked is not None:
-        return case.finish(SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name)
-    return case.finish(SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates))
+        return case.finish(
+            SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name, field=model_field
+        )
+    return case.finish(
+        SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates), field=model_field
+    )
 
 
 def _answer(now: Outcome) -> str | None:
@@ -568,7 +612,9 @@ def _answer(now: Outcome) -> str | None:
     return " ".join(admission.warnings) or None
 
 
-def _pending(case: Case, ctx: Context, candidates: tuple[Candidate, ...], now: Outcome) -> Outcome:
+def _pending(
+    case: Case, ctx: Context, candidates: tuple[Candidate, ...], now: Outcome, field: str
+) -> Outcome:
     """No runtime named, the model waiting for OME's model agent: pending with
     the runtimes that pass every check decided now; where none does, what OME
     answers now (an error now), with why none could be picked as its hint."""
@@ -578,7 +624,7 @@ def _pending(case: Case, ctx: Context, candidates: tuple[Candidate, ...], now: O
     could = tuple(dict.fromkeys(c.name for c in candidates if c.compatible))
     if could:
         message = policy.message(agent.could_pick, runtimes=", ".join(could), who=agent.who)
-        outcome = case.finish(SelectionOutcome.PENDING, message=message)
+        outcome = case.finish(SelectionOutcome.PENDING, message=message, field=field)
         assert case.model is not None
         return attrs.evolve(outcome, pending=PendingModel(case.model, (), None, could))
     rules = selection_rules(policy).no_runtime
@@ -616,19 +662,11 @@ def disabled_refusal(policy: Policy, view: RuntimeView) -> str | None:
 
 
 def _named(
-    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser
+    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser, field: str
 ) -> Outcome:
-    """The runtime the InferenceService names: used even when its checks fail."""
+    """The runtime the InferenceService names (at `field`): used even when its
+    checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
-    if (
-        ctx is not None
-        and not ctx.model.format_name
-        and ModelField.FORMAT not in ctx.model.waiting
-        and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID)
-    ):
-        # Checked before the runtime is looked up, where the rules say so.
-        message = policy.message("model_format_required")
-        return case.finish(SelectionOutcome.NAMED_MODEL_INVALID, message=message, cause=case.model)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
     if runtime is None:
         key = (
@@ -641,20 +679,29 @@ def _named(
             request.name, [r.name for r in case.cluster.runtimes_for(case.isvc.namespace)]
         )
         return case.finish(
-            SelectionOutcome.RUNTIME_MISSING, message=policy.message(key, **case.values), hint=hint
+            SelectionOutcome.RUNTIME_MISSING,
+            message=policy.message(key, **case.values),
+            hint=hint,
+            field=field,
         )
     try:
         view = chooser.named_view(case.cluster, runtime)
     except InheritanceError as exc:
-        return case.finish(SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime)
+        return case.finish(
+            SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime, field=field
+        )
     message = disabled_refusal(policy, view)
     if message is not None:
-        return case.finish(SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime)
+        return case.finish(
+            SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime, field=field
+        )
     if ctx is None:
-        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True)
+        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, field=field)
     check = chooser.named_check(ctx, runtime, view)
     if check.compatible:
-        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, named_check=check)
+        return case.finish(
+            SelectionOutcome.NAMED, used=runtime, named=True, named_check=check, field=field
+        )
     failed = next(c for c in rules.checks if c.id == check.failed_check)
     detail = policy.message(
         "unsupported_detail",
@@ -670,6 +717,7 @@ def _named(
         named_check=check,
         detail=detail,
         cause=runtime,
+        field=field,
     )
 
 
