@@ -340,7 +340,10 @@ def test_catalog_row_opens_to_its_findings_components_and_candidates(chromium, c
             f"{f['object']['kind']} {f['object']['name']}"
             if not f["object"]["namespace"]
             else f"{f['object']['kind']} {f['object']['namespace']}/{f['object']['name']}",
-            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}",
+            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}"
+            + "".join(
+                f"; see {r['label']} at {r['file']}:{r['line']}:{r['col']}" for r in f["related"]
+            ),
         ]
         for f in item["findings"]
     ]
