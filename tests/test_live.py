@@ -365,3 +365,36 @@ def test_the_walk_through_of_docs_commands_is_a_real_run(monkeypatch):
     monkeypatch.chdir(EXAMPLES.parent)
     [block] = examples("### What the cluster holds: `--live`")
     run_example(block, 0)
+
+
+def test_each_value_keeps_the_place_it_was_read_at(tmp_path, v13):
+    from modetable.inputs.loading import load_paths
+    from modetable.parsing.yamlio import where
+
+    manifests = write(
+        tmp_path,
+        "manifests.yaml",
+        yaml.safe_dump_all(
+            [{**isvc_doc(), "status": {"url": "written by hand"}}, model_doc("m", vendor="meta")],
+            sort_keys=False,
+        ),
+    )
+    dump = write(tmp_path, "cluster.yaml", _dump(_READ, _live(isvc_doc())))
+    cluster = load_paths(v13, [manifests], live=[dump])
+    [model] = cluster.models
+    [isvc] = cluster.isvcs
+    spec = model.body["spec"]
+    # The model agent's fields come from the dump, the rest from the manifest.
+    assert spec == {"vendor": "meta", **_READ["spec"]}
+    assert str(where(spec, "vendor")) == f"{manifests}:17:11"
+    assert str(where(spec, "modelArchitecture")) == f"{dump}:11:24"
+    assert str(where(spec["modelFormat"], "name")) == f"{dump}:13:13"
+    assert str(where(model.body, "status")) == f"{dump}:20:5"
+    assert (model.read_from, str(model.location), str(model.live_location)) == (
+        "both",
+        f"{manifests}:12:1",
+        f"{dump}:4:3",
+    )
+    # The dump's copy has no status: the manifest's, never applied, is gone.
+    assert "status" not in isvc.body
+    assert isvc.body["spec"] == {"model": {"name": "m"}}
