@@ -368,6 +368,7 @@ def test_catalog_summary_and_rows_read_without_javascript(chromium, catalog_audi
     assert _shown_counts(visit) == _leaves(document["summary"])
     assert visit.count("#items > .item") == len(document["items"])
     assert visit.page.locator("#filter-sev").is_disabled()
+    assert visit.page.locator("#search").is_disabled()
     assert visit.page.locator("noscript").count() == 1
     assert visit.requests == [visit.url]
 
