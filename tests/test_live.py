@@ -301,6 +301,7 @@ def test_the_api_reads_live_paths_and_objects(tmp_path):
     assert modetable.select(policy, alone, "ns/svc").to_json()["result"] == "model_format_missing"
 
 
+@pytest.mark.slow  # the catalog read three times
 def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path):
     """The catalog's deepseek-r1 declares storage only; the cluster's copy, once
     the model agent has read DeepSeek-R1's config, has its format: no
@@ -334,7 +335,10 @@ def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path):
     )
     assert run.code == 0
     data = run.json()
-    assert data["result"] in ("named", "named_unsupported")
+    # It runs the runtime it names. The model's framework (4.46.3, as DeepSeek-R1's
+    # config says) is newer than the runtime's entry accepts: OME warns and
+    # proceeds, as for any runtime named explicitly.
+    assert (data["result"], data["message"]) == ("named_unsupported", None)
     assert data["runtime"] == {
         "name": "srt-deepseek-rdma",
         "kind": "ClusterServingRuntime",
@@ -342,21 +346,48 @@ def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path):
     }
     assert data["model"]["read_from"] == "both"
     assert data["admission"]["allowed"] is True
-    assert data["hint"] is None
-    said = [
-        data["message"] or "",
-        *data["admission"]["warnings"],
-        *(e["message"] for e in data["events"]),
+    assert data["admission"]["warnings"] == [
+        'runtime "srt-deepseek-rdma" does not declare support for model "deepseek-r1" (runtime '
+        "srt-deepseek-rdma does not support model safetensors: model format "
+        "'mt:safetensors:1.0.0:DeepseekV3ForCausalLM:fp8:transformers:4.46.3' not in supported "
+        "formats: framework version mismatch (model=4.46.3, runtime=4.33.1)); proceeding because "
+        "the runtime was named explicitly"
     ]
-    assert not any("model format name is required" in text for text in said)
-    assert data["components"]["engine"]["mode"] == "OMENative"
-    # And the audit of the whole catalog has nothing of the model's format for it.
+    assert data["hint"] is None
+    assert data["components"]["engine"] == {"mode": "OMENative", "source": "LeaderWorkerShape"}
+    # The audit has nothing of the model's format for it.
     audit = run_cli(
         "audit", str(catalog), "--live", str(dump), "-n", "deepseek-r1", "-o", "json"
     ).json()
     (item,) = audit["items"]
     ids = [f["id"] for f in item["findings"]]
     assert not [i for i in ids if "model_format" in i or "named_model_invalid" in i], ids
+    # And the upgrade shows the real move: MultiNode -> OMENative, seven LWS uses.
+    upgrade = run_cli(
+        "audit",
+        str(catalog),
+        "--from",
+        "v1.2.2",
+        "--to",
+        "v1.3",
+        "--live",
+        str(dump),
+        "-n",
+        "deepseek-r1",
+        "-o",
+        "json",
+    ).json()
+    (moved,) = upgrade["items"]
+    engine = moved["components"]["engine"]
+    assert (engine["from"]["mode"], engine["to"]["mode"], moved["breaking"]) == (
+        "MultiNode",
+        "OMENative",
+        True,
+    )
+    assert [c["name"] for c in engine["changes"]] == [
+        "leaderworkerset.sigs.k8s.io/worker-index=0",
+        *["LWS_LEADER_ADDRESS", "LWS_GROUP_SIZE", "LWS_WORKER_INDEX"] * 2,
+    ]
 
 
 def test_the_walk_through_of_docs_commands_is_a_real_run(monkeypatch):
