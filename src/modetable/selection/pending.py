@@ -18,7 +18,7 @@ from modetable.inputs.fields import read
 from modetable.inputs.formats import ModelFacts
 from modetable.inputs.manifests import Manifest
 from modetable.parsing.paths import split
-from modetable.rules.model.selection import ModelAgent, SelectionCheck
+from modetable.rules.model.selection import AgentWait, SelectionCheck
 from modetable.rules.policy import Policy
 from modetable.rules.words import ModelField
 from modetable.selection.rules import selection_rules
@@ -60,7 +60,7 @@ MISSING: dict[ModelField, Callable[[ModelFacts], bool]] = {
 }
 
 
-def model_agent(policy: Policy) -> ModelAgent | None:
+def model_agent(policy: Policy) -> AgentWait | None:
     """The rules' model agent in the policy, or None (nothing ever waits)."""
     return selection_rules(policy).model_agent
 
@@ -101,17 +101,17 @@ def settled_hint(policy: Policy, facts: ModelFacts) -> str | None:
     return None
 
 
-def _missing(agent: ModelAgent, facts: ModelFacts) -> tuple[str, ...]:
+def _missing(agent: AgentWait, facts: ModelFacts) -> tuple[str, ...]:
     """The fields the agent always fills in that `facts` lacks (an optional
     one, filled in only when the model's config has it, is read as it is)."""
     return tuple(f.field for f in agent.fields if not f.optional and MISSING[f.field](facts))
 
 
-def _state(agent: ModelAgent, model: Manifest) -> str | None:
+def _state(agent: AgentWait, model: Manifest) -> str | None:
     return read(model.body, agent.state, str, model.location)
 
 
-def _skipped(agent: ModelAgent, model: Manifest) -> bool:
+def _skipped(agent: AgentWait, model: Manifest) -> bool:
     skip = read(model.body, agent.skip_annotation, str, model.location)
     return skip is not None and skip.lower() == agent.skip_value
 

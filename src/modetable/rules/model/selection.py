@@ -32,12 +32,12 @@ __all__ = [
     "EXPLAIN_WORDS",
     "SIDE_WORDS",
     "AgentField",
+    "AgentWait",
     "Effect",
     "EntryFields",
     "ExplainTable",
     "FormatLabel",
     "Formats",
-    "ModelAgent",
     "ModelFields",
     "ModelRefFields",
     "ModelVersions",
@@ -85,6 +85,17 @@ class ModelRefFields:
     default_kind: KindName
     explain_lookup: tuple[KindName, ...]
     optional_since: VersionRef | None = None
+    # The kinds OME's webhook tries, in order, for the model's name, whatever
+    # `kind` says (its admission and its runtime resolution); empty: by kind,
+    # as the controller looks it up.
+    webhook_lookup: tuple[KindName, ...] = ()
+    # What OME's manager logs when the controller does not find the model as
+    # its kind: the line, and the error logged with it (`resource`: the
+    # kind's resource, `explain.resources`).
+    controller_miss_log: Annotated[str, Ref("message", params=("kind",))] | None = None
+    controller_miss_error: Annotated[str, Ref("message", params=("resource", "model"))] | None = (
+        None
+    )
 
 
 @attrs.frozen
@@ -266,10 +277,11 @@ class AgentField:
 
 
 @attrs.frozen
-class ModelAgent:
-    """What OME's model agent fills in of a model once it has read the model's
-    config, and when a model still waits for it: a field of `fields` missing,
-    no state of `done` in `state`, and no `skip_annotation` set to
+class AgentWait:
+    """How selection reads a model OME's model agent has yet to fill in (the
+    top-level `model_agent` lists every field the agent fills; `fields` are
+    those selection reads). A model waits while a field of `fields` is
+    missing, no state of `done` is in `state`, and no `skip_annotation` is
     `skip_value` (any case)."""
 
     id: Annotated[str, Defines("model agent")]
@@ -333,4 +345,4 @@ class Selection:
     # a dump of a live cluster has them, a repository's manifests do not.
     status_conditions: str | None = None
     # OME's model agent: what it fills in of a model, so what waits for it.
-    model_agent: ModelAgent | None = None
+    model_agent: AgentWait | None = None
