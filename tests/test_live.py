@@ -93,7 +93,9 @@ def test_without_the_live_dump_the_same_manifests_have_no_format(tmp_path):
         ),
     )
     data = run_cli("select", "--isvc", "ns/svc", str(files), "-o", "json").json()
-    assert data["result"] == "model_format_missing"
+    # The model waits for OME's model agent: pending, the runtime picked once filled in.
+    assert (data["result"], data["pending"]["runtimes"]) == ("pending", ["rt"])
+    assert data["pending"]["fields"] == ["modelFormat", "modelFramework", "modelArchitecture"]
     assert data["model"]["read_from"] == "manifest"
 
 
@@ -296,9 +298,11 @@ def test_the_api_reads_live_paths_and_objects(tmp_path):
     for cluster in (from_paths, from_objects):
         found = modetable.select(policy, cluster, "ns/svc").to_json()
         assert (found["result"], found["model"]["read_from"]) == ("picked", "both")
-    # Without the live objects, the same manifests leave the format missing.
+    # Without the live objects, the same manifests leave the model waiting for
+    # OME's model agent: pending.
     alone = modetable.Cluster.from_objects(manifests, rules=policy)
-    assert modetable.select(policy, alone, "ns/svc").to_json()["result"] == "model_format_missing"
+    waiting = modetable.select(policy, alone, "ns/svc")
+    assert (waiting.result, waiting.pending) == ("pending", True)
 
 
 @pytest.mark.slow  # the catalog read three times

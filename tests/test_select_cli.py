@@ -225,7 +225,13 @@ def test_a_model_that_waits_for_the_agent_is_pending(tmp_path):
     ]
     data = run_cli("select", "--isvc", "a/auto", str(path), "-o", "json").json()
     assert data["pending"] == {
-        "model": {"kind": "ClusterBaseModel", "namespace": None, "name": "m", "at": f"{path}:1:1"},
+        "model": {
+            "kind": "ClusterBaseModel",
+            "namespace": None,
+            "name": "m",
+            "at": f"{path}:1:1",
+            "read_from": "manifest",
+        },
         "fields": ["modelFormat", "modelFramework", "modelArchitecture", "modelParameterSize"],
         "answer": run.out.splitlines()[3].removeprefix("Until then: "),
         "runtimes": ["rt"],

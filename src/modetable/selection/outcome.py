@@ -614,7 +614,7 @@ def _with_model(
             cause=model,
             field=model_field,
         )
-    now = _with_model(case, request, facts, chooser, model_field, runtime_field)
+    now = _with_facts(case, request, facts, chooser, model_field, runtime_field)
     waiting = waiting_fields(policy, facts)
     if not waiting:
         settled = settled_hint(policy, facts) if now.cause is model else None
@@ -627,7 +627,7 @@ def _with_model(
     # in (the checks reading a missing field pending), with what it answers
     # until then.
     waits = attrs.evolve(facts, waiting=waiting)
-    later = _with_model(case, request, waits, chooser, model_field, runtime_field, now)
+    later = _with_facts(case, request, waits, chooser, model_field, runtime_field, now)
     pending = PendingModel(
         model=model,
         fields=tuple(field_names(policy, waiting)),
@@ -637,7 +637,7 @@ def _with_model(
     return attrs.evolve(later, pending=pending)
 
 
-def _with_model(
+def _with_facts(
     case: Case,
     request: RuntimeRefRequest | None,
     facts: ModelFacts,
