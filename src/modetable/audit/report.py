@@ -12,6 +12,7 @@ from modetable.__about__ import __version__
 from modetable.audit.findings import described
 from modetable.audit.fleet import Audited, AuditSummary
 from modetable.errors import Location
+from modetable.inputs.baseline import BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, at_least, worst
 from modetable.rules.policy import Policy, rules_json
@@ -125,9 +126,11 @@ def write_report(
     out: TextIO,
     args: argparse.Namespace,
     preface: str = "",
+    fixed: Sequence[BaselineEntry] = (),
 ) -> None:
     """The table, or a CI format (`reports.FORMATS`); `preface` begins the
-    table and the Markdown (`rules: FILE`)."""
+    table and the Markdown (`rules: FILE`); `fixed`: the baseline's entries no
+    longer found."""
     if fmt == "table":
         from modetable.audit.output import write_audit
 
@@ -138,7 +141,11 @@ def write_report(
             summary.as_json(),
             out,
             manifest_findings=summary.manifest_findings,
+            manifest_known=summary.manifest_known,
+            manifest_suppressed=summary.manifest_suppressed,
+            fixed=fixed,
             headers=not args.no_headers,
+            verbose=getattr(args, "verbose", False),
         )
         return
     from modetable.reports import write
