@@ -5,6 +5,7 @@ A suppressed finding is counted and listed (`-v`, JSON), never fails
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -388,3 +389,223 @@ def test_an_annotation_without_its_reason_is_an_error(fleet, tmp_path, value, er
         f"{error} each line {{finding id}}[, {{finding id}}...]: {{reason}} "
         "(every exception says why)\n"
     )
+
+
+# --- every format -------------------------------------------------------------------
+
+GONE = {
+    "fingerprint": "1" * 32,
+    "id": "outcome/none",
+    "severity": "error",
+    "subject": "c/gone",
+    "object": "InferenceService c/gone",
+    "message": "no runtime found",
+}
+PINNED_ENTRY = {
+    "fingerprint": "ad232a95be3634d0a49dbeaee75254e9",
+    "id": "mode/MultiNode",
+    "severity": "warning",
+    "subject": "a/pinned",
+    "object": "InferenceService a/pinned",
+    "message": "engine runs in MultiNode, which is deprecated: move it to OMENative",
+}
+MIXED_SUMMARY = (
+    "4 InferenceServices (v1.3): 2 ok, 1 with errors, 1 with warnings, 0 with info; "
+    "findings: 1 error, 1 warning, 0 info; suppressed: 1 error; baseline: 1 known, 1 fixed"
+)
+LOST_MESSAGE = LOST_LINE.split(": error: ", 1)[1].removesuffix(" [admission/model-exists]")
+
+
+@pytest.fixture
+def mixed(fleet, tmp_path):
+    """The fleet audited with every kind of finding: a/pinned's known, b/routed's
+    run failure suppressed, b/lost's error and b/routed's mode new, c/gone fixed."""
+    write(
+        tmp_path,
+        "base.json",
+        json.dumps({"modetable_baseline": 1, "findings": [PINNED_ENTRY, GONE]}),
+    )
+    return ("audit", fleet, "--baseline", "base.json", "--ignore", "run_failure/*")
+
+
+def test_the_table_with_everything(mixed):
+    run = run_cli(*mixed, "-v")
+    assert run.code == 1
+    assert run.out.split("\n\n", 1)[1] == "\n".join(
+        [
+            "Findings:",
+            "  a/pinned:",
+            f"    {PINNED_LINE} (known: in the baseline)",
+            "        ClusterServingRuntime lws spec.engineConfig.leader.runner.command[2] uses the "
+            "variable LWS_LEADER_ADDRESS, which OMENative does not set: use OME_LEADER_ADDRESS",
+            "        ClusterServingRuntime lws spec.engineConfig.leader.runner.command[4] uses the "
+            "variable LWS_GROUP_SIZE, which OMENative does not set: use OME_INSTANCE_POD_COUNT",
+            "        ClusterServingRuntime lws spec.engineConfig.worker.runner.command[2] uses the "
+            "variable LWS_LEADER_ADDRESS, which OMENative does not set: use OME_LEADER_ADDRESS",
+            "        ClusterServingRuntime lws spec.engineConfig.worker.runner.command[4] uses the "
+            "variable LWS_GROUP_SIZE, which OMENative does not set: use OME_INSTANCE_POD_COUNT",
+            "  b/lost:",
+            f"    {LOST_LINE}",
+            "  b/routed:",
+            f"    {ROUTED_MODE_LINE}",
+            f"    {ROUTED_FAILURE_LINE} (suppressed by --ignore run_failure/*)",
+            "",
+            "Fixed (in the baseline, no longer found):",
+            "  c/gone: error: no runtime found [outcome/none]",
+            "",
+            MIXED_SUMMARY,
+            "",
+        ]
+    )
+    rows = [row.split("  ")[-1].strip() for row in run.out.splitlines()[1:5]]
+    assert rows == ["-", "1 known", "1 error", "1 warning, 1 suppressed"]
+
+
+def test_github_annotates_only_what_counts_and_counts_the_rest(mixed):
+    run = run_cli(*mixed, "-o", "github")
+    assert (run.code, run.out) == (
+        1,
+        "::error file=fleet/apps/isvcs.yaml,line=37,col=1,title=modetable admission/model-exists "
+        f"(InferenceService b/lost)::{LOST_MESSAGE}\n"
+        "::warning file=fleet/runtimes.yaml,line=60,col=1,title=modetable mode/MultiNode "
+        "(ClusterServingRuntime router-mn)::router runs in MultiNode, which is deprecated: "
+        "move it to OMENative\n"
+        f"{MIXED_SUMMARY}\n",
+    )
+
+
+def test_markdown_tables_what_counts_and_says_what_is_accepted(mixed):
+    out = run_cli(*mixed, "-o", "markdown").out
+    head, table = out.split("\n\n| Severity", 1)
+    assert head == (
+        "### modetable audit (v1.3)\n\n"
+        f"{MIXED_SUMMARY}\n\n"
+        "Not in the table: 1 known (the baseline) and 1 suppressed, which never fail; "
+        "`-v` and `-o json` list them."
+    )
+    assert [line.split("|")[2].strip() for line in table.splitlines()[2:]] == [
+        "`admission/model-exists`",
+        "`mode/MultiNode`",
+    ]
+    everything = run_cli("audit", "fleet", "--ignore", "*", "-o", "markdown").out
+    assert everything.endswith(
+        "findings: 0 errors, 0 warnings, 0 info; suppressed: 2 errors, 2 warnings\n\n"
+        "Not in the table: 4 suppressed, which never fail; `-v` and `-o json` list them.\n\n"
+        "No findings.\n"
+    )
+
+
+def test_junit_fails_on_what_counts_and_marks_the_rest(mixed):
+    import xml.etree.ElementTree as ET
+
+    suite = ET.fromstring(run_cli(*mixed, "-o", "junit", "--fail-on", "warning").out)[0]
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert (suite.get("tests"), suite.get("failures")) == ("4", "2")
+    assert cases["a/pinned"].find("failure") is None
+    assert cases["a/pinned"].find("system-out").text == f"{PINNED_LINE} (known: in the baseline)"
+    assert cases["b/routed"].find("failure").text == ROUTED_MODE_LINE
+    assert cases["b/routed"].find("system-out").text == (
+        f"{ROUTED_FAILURE_LINE} (suppressed by --ignore run_failure/*)"
+    )
+
+
+def test_sarif_says_suppressions_and_baseline_states_its_own_way(mixed, tmp_path):
+    import jsonschema
+
+    document = json.loads(run_cli(*mixed, "-o", "sarif").out)
+    schema = json.loads((Path(__file__).with_name("sarif-schema-2.1.0.json")).read_text())
+    jsonschema.Draft4Validator(schema).validate(document)
+    results = document["runs"][0]["results"]
+    assert [
+        (r["ruleId"], r["properties"]["name"], r.get("baselineState"), r.get("suppressions"))
+        for r in results
+    ] == [
+        ("mode/MultiNode", "pinned", "unchanged", None),
+        ("admission/model-exists", "lost", "new", None),
+        ("mode/MultiNode", "router-mn", "new", None),
+        (
+            "run_failure/router-invalid-mode",
+            "router-mn",
+            None,
+            [
+                {
+                    "kind": "external",
+                    "status": "accepted",
+                    "justification": "suppressed by --ignore run_failure/*",
+                }
+            ],
+        ),
+    ]
+    # The config's exception: its reason and place; the annotation's: in the source.
+    write(tmp_path, ".modetable.yaml", CONFIG)
+    _annotated(tmp_path, 4, "mode/*: waits for the OMENative image")
+    results = json.loads(run_cli("audit", "fleet", "-o", "sarif").out)["runs"][0]["results"]
+    suppressions = {
+        (r["ruleId"], r["properties"]["name"]): r["suppressions"]
+        for r in results
+        if "suppressions" in r
+    }
+    assert suppressions == {
+        ("mode/MultiNode", "pinned"): [
+            {
+                "kind": "external",
+                "status": "accepted",
+                "justification": "a moves to OMENative in Q3",
+                "location": {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": ".modetable.yaml"},
+                        "region": {"startLine": 3, "startColumn": 5},
+                    }
+                },
+            }
+        ],
+        **{
+            (rule, "router-mn"): [
+                {
+                    "kind": "external",
+                    "status": "accepted",
+                    "justification": "the router's runtime is replaced next week",
+                    "location": {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": ".modetable.yaml"},
+                            "region": {"startLine": 6, "startColumn": 5},
+                        }
+                    },
+                }
+            ]
+            for rule in ("run_failure/router-invalid-mode", "mode/MultiNode")
+        },
+    }
+    assert all("baselineState" not in r for r in results)  # no baseline read
+    # Without the config, the annotation suppresses a/pinned's mode, in source.
+    results = json.loads(run_cli("audit", "fleet", "-o", "sarif", "--no-config").out)
+    [pinned] = [r for r in results["runs"][0]["results"] if "suppressions" in r]
+    assert pinned["suppressions"] == [
+        {
+            "kind": "inSource",
+            "status": "accepted",
+            "justification": "waits for the OMENative image",
+            "location": {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": "fleet/apps/isvcs.yaml"},
+                    "region": {"startLine": 7, "startColumn": 26},
+                }
+            },
+        }
+    ]
+
+
+def test_the_page_counts_and_lists_them(mixed):
+    from modetable.html.audit_page import audit_page
+
+    document = run_cli(*mixed, "-o", "json").json()
+    page = run_cli(*mixed, "-o", "html").out
+    assert page == audit_page(document)
+    assert "<summary>Accepted findings: 1 suppressed, 1 known (the baseline)</summary>" in page
+    for key, count in (("suppressed.error", 1), ("known.warning", 1), ("fixed", 1)):
+        assert f'data-count="{key}">{count}<' in page
+    assert '"Known: in the baseline"' in page
+    assert (
+        "router: Failed to reconcile component: invalid deployment mode for router "
+        "(suppressed by --ignore)"
+    ) in page

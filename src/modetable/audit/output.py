@@ -14,6 +14,7 @@ from modetable.engine.modes import Resolution
 from modetable.engine.running import logged
 from modetable.inputs.baseline import BaselineEntry
 from modetable.output.render import counted, line, table, yaml_dumper
+from modetable.reports import KNOWN
 from modetable.reports.finding import Finding
 from modetable.rules.policy import Policy
 from modetable.rules.words import Severity
@@ -78,7 +79,7 @@ WRITERS = {"json": write_json, "yaml": write_yaml}
 
 
 # What the table says after a finding the baseline knows.
-KNOWN_NOTE = "known: in the baseline"
+KNOWN_NOTE = KNOWN
 PROBLEM_WORDS = {DENIED: "denied", NO_RUNTIME: "no runtime", RUN_FAILURE: "fails at run time"}
 _NOTHING = "-"
 
@@ -191,10 +192,7 @@ def _listed(
 
 def suppressed_note(suppressed: Suppressed) -> str:
     """`suppressed by FILE:LINE:COL: reason`, or `suppressed by --ignore ID`."""
-    ignore = suppressed.ignore
-    if ignore.at is None:
-        return f"suppressed by --ignore {ignore.id}"
-    return f"suppressed by {ignore.at}: {ignore.reason}"
+    return str(suppressed.ignore.waiver)
 
 
 def _findings_cell(item: Audited) -> str:

@@ -88,12 +88,33 @@ def as_report(
     from modetable.reports import Report, Rule, Subject
 
     subjects = [
-        Subject(item.isvc.ref, item.isvc.namespace or "", item.isvc.location, item.findings)
+        Subject(
+            item.isvc.ref,
+            item.isvc.namespace or "",
+            item.isvc.location,
+            item.findings,
+            item.known,
+            tuple((s.finding, s.ignore.waiver) for s in item.suppressed),
+        )
         for item in items
     ]
     subjects += [
         Subject(_object_name(f), _MANIFESTS_GROUP, f.location, (f,))
         for f in summary.manifest_findings
+    ]
+    subjects += [
+        Subject(_object_name(f), _MANIFESTS_GROUP, f.location, (), known=(f,))
+        for f in summary.manifest_known
+    ]
+    subjects += [
+        Subject(
+            _object_name(s.finding),
+            _MANIFESTS_GROUP,
+            s.finding.location,
+            (),
+            suppressed=((s.finding, s.ignore.waiver),),
+        )
+        for s in summary.manifest_suppressed
     ]
     return Report(
         command="audit",
@@ -107,6 +128,7 @@ def as_report(
         version=__version__,
         rules_used=rules_json(policy),
         preface=preface,
+        baseline=summary.fixed is not None,
     )
 
 

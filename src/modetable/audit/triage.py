@@ -20,6 +20,7 @@ from modetable.errors import Location, ModetableError
 from modetable.inputs.baseline import BASELINE_FORMAT, ENTRY_KEYS, FORMAT_KEY, BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing.yamlio import where
+from modetable.reports import Waiver
 from modetable.reports.finding import Finding, ObjectRef
 from modetable.rules.policy import Policy
 
@@ -76,6 +77,11 @@ class Ignore:
             ref = f"{obj.namespace}/{obj.name}" if obj.namespace else (obj.name or "")
             return fnmatchcase(ref, self.object)
         return True
+
+    @property
+    def waiver(self) -> Waiver:
+        """What the outputs say of a finding it suppressed."""
+        return Waiver(self.id, self.by, self.reason, self.at)
 
     def __str__(self) -> str:
         """How a warning names it: `--ignore ID`, or `FILE:LINE:COL: ignore ID`."""
