@@ -204,10 +204,12 @@ def _findings_cell(item: Audited) -> str:
 
 
 def finding_lines(finding: Finding, note: str | None = None) -> list[str]:
-    """`FILE:LINE:COL: SEVERITY: message [id]` (then ` (note)`), then the hint
-    when there is one."""
+    """`FILE:LINE:COL: SEVERITY: message [id]` (then ` (note)`), then the other
+    objects' places it involves and the hint, when there are."""
     said = f" ({note})" if note else ""
     lines = [f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]{said}"]
+    if finding.related:
+        lines.append(f"    {finding.see_also}")
     if finding.hint:
         lines.append(f"    {finding.hint}")
     return lines

@@ -55,10 +55,10 @@ def uri(file: str) -> str:
 
 
 def location(finding: Finding) -> dict[str, Any] | None:
-    return _placed(finding.location)
+    return _physical(finding.location)
 
 
-def _placed(where: Location) -> dict[str, Any] | None:
+def _physical(where: Location) -> dict[str, Any] | None:
     if where.file == _STDIN:
         return None
     region: dict[str, Any] = {}
@@ -82,7 +82,7 @@ def suppression(waiver: Waiver) -> dict[str, Any]:
         "justification": waiver.reason if waiver.reason is not None else str(waiver),
     }
     if waiver.at is not None:
-        placed = _placed(waiver.at)
+        placed = _physical(waiver.at)
         if placed is not None:
             data["location"] = placed
     return data
@@ -100,6 +100,15 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
     placed = location(finding)
     if placed is not None:
         data["locations"] = [placed]
+    # The other objects the finding involves (the model, the runtime), each
+    # with what it is.
+    also = []
+    for number, other in enumerate(finding.related):
+        physical = _physical(other.location)
+        if physical is not None:
+            also.append({"id": number, **physical, "message": {"text": other.label}})
+    if also:
+        data["relatedLocations"] = also
     if obj.kind is not None:
         data["properties"] = {"kind": obj.kind, "namespace": obj.namespace, "name": obj.name}
     return data
