@@ -95,7 +95,7 @@ def test_known_findings_are_shown_counted_apart_and_never_fail(fleet, tmp_path):
     )
     assert (
         "  b/routed:\n"
-        "    fleet/runtimes.yaml:60:1: error: router: Failed to reconcile component: invalid "
+        "    fleet/apps/isvcs.yaml:33:11: error: router: Failed to reconcile component: invalid "
         "deployment mode for router [run_failure/router-invalid-mode] (known: in the baseline)\n"
     ) in table
 

@@ -23,23 +23,26 @@ PINNED_MODE = {
     "location": {"file": "fleet/apps/isvcs.yaml", "line": 9, "col": 30},
     "object": {"kind": "InferenceService", "namespace": "a", "name": "pinned"},
     "hint": None,
+    "related": [],
 }
 PINNED_LINE = (
     "fleet/apps/isvcs.yaml:9:30: warning: engine runs in MultiNode, which is deprecated: "
     "move it to OMENative [mode/MultiNode]"
 )
+# b/routed's findings stand at its spec.runtime.name, the runtime's field beside.
+ROUTED_SEE = "see ClusterServingRuntime router-mn at fleet/runtimes.yaml:77:30"
 ROUTED_MODE_LINE = (
-    "fleet/runtimes.yaml:60:1: warning: router runs in MultiNode, which is deprecated: "
+    "fleet/apps/isvcs.yaml:33:11: warning: router runs in MultiNode, which is deprecated: "
     "move it to OMENative [mode/MultiNode]"
 )
 LOST_LINE = (
-    'fleet/apps/isvcs.yaml:37:1: error: admission webhook "inferenceservice.ome-webhook-'
+    'fleet/apps/isvcs.yaml:45:11: error: admission webhook "inferenceservice.ome-webhook-'
     'server.validator" denied the request: referenced model "absent" not found in namespace '
     '"b": ensure a BaseModel exists in this namespace or a ClusterBaseModel exists '
     "cluster-wide with this name [admission/model-exists]"
 )
 ROUTED_FAILURE_LINE = (
-    "fleet/runtimes.yaml:60:1: error: router: Failed to reconcile component: invalid "
+    "fleet/apps/isvcs.yaml:33:11: error: router: Failed to reconcile component: invalid "
     "deployment mode for router [run_failure/router-invalid-mode]"
 )
 ZERO = {"error": 0, "warning": 0, "info": 0}
@@ -112,6 +115,7 @@ def test_the_table_counts_them_and_v_lists_them(fleet):
             f"    {LOST_LINE}",
             "  b/routed:",
             f"    {ROUTED_FAILURE_LINE}",
+            f"        {ROUTED_SEE}",
             "",
             "4 InferenceServices (v1.3): 2 ok, 2 with errors, 0 with warnings, 0 with info; "
             "findings: 2 errors, 0 warnings, 0 info; suppressed: 2 warnings",
@@ -120,8 +124,8 @@ def test_the_table_counts_them_and_v_lists_them(fleet):
     verbose = run_cli(*argv, "-v").out
     assert f"    {PINNED_LINE} (suppressed by --ignore mode/MultiNode)\n" in verbose
     assert (
-        f"  b/routed:\n    {ROUTED_FAILURE_LINE}\n"
-        f"    {ROUTED_MODE_LINE} (suppressed by --ignore mode/MultiNode)\n"
+        f"  b/routed:\n    {ROUTED_FAILURE_LINE}\n        {ROUTED_SEE}\n"
+        f"    {ROUTED_MODE_LINE} (suppressed by --ignore mode/MultiNode)\n        {ROUTED_SEE}\n"
     ) in verbose
 
 
@@ -448,7 +452,9 @@ def test_the_table_with_everything(mixed):
             f"    {LOST_LINE}",
             "  b/routed:",
             f"    {ROUTED_MODE_LINE}",
+            f"        {ROUTED_SEE}",
             f"    {ROUTED_FAILURE_LINE} (suppressed by --ignore run_failure/*)",
+            f"        {ROUTED_SEE}",
             "",
             "Fixed (in the baseline, no longer found):",
             "  c/gone: error: no runtime found [outcome/none]",
@@ -465,11 +471,11 @@ def test_github_annotates_only_what_counts_and_counts_the_rest(mixed):
     run = run_cli(*mixed, "-o", "github")
     assert (run.code, run.out) == (
         1,
-        "::error file=fleet/apps/isvcs.yaml,line=37,col=1,title=modetable admission/model-exists "
+        "::error file=fleet/apps/isvcs.yaml,line=45,col=11,title=modetable admission/model-exists "
         f"(InferenceService b/lost)::{LOST_MESSAGE}\n"
-        "::warning file=fleet/runtimes.yaml,line=60,col=1,title=modetable mode/MultiNode "
+        "::warning file=fleet/apps/isvcs.yaml,line=33,col=11,title=modetable mode/MultiNode "
         "(ClusterServingRuntime router-mn)::router runs in MultiNode, which is deprecated: "
-        "move it to OMENative\n"
+        f"move it to OMENative ({ROUTED_SEE})\n"
         f"{MIXED_SUMMARY}\n",
     )
 
@@ -503,9 +509,9 @@ def test_junit_fails_on_what_counts_and_marks_the_rest(mixed):
     assert (suite.get("tests"), suite.get("failures")) == ("4", "2")
     assert cases["a/pinned"].find("failure") is None
     assert cases["a/pinned"].find("system-out").text == f"{PINNED_LINE} (known: in the baseline)"
-    assert cases["b/routed"].find("failure").text == ROUTED_MODE_LINE
+    assert cases["b/routed"].find("failure").text == f"{ROUTED_MODE_LINE} ({ROUTED_SEE})"
     assert cases["b/routed"].find("system-out").text == (
-        f"{ROUTED_FAILURE_LINE} (suppressed by --ignore run_failure/*)"
+        f"{ROUTED_FAILURE_LINE} ({ROUTED_SEE}) (suppressed by --ignore run_failure/*)"
     )
 
 
