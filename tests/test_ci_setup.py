@@ -629,7 +629,8 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
     failing = run.runs["Fail on findings"]
     assert (failing.returncode, failing.stdout, failing.stderr) == (
         1,
-        "modetable audit found findings as severe as fail-on (error) or more: exit 1\n",
+        "modetable audit found findings as severe as fail-on (the config's, else error) or more: "
+        "exit 1\n",
         "",
     )
 
@@ -687,6 +688,49 @@ def test_fail_on_never_passes_and_still_counts(tmp_path, action_python):
         0,
         "",
     )
+
+
+@pytest.mark.install
+def test_the_action_reads_a_baseline_and_a_config(tmp_path, action_python):
+    """baseline: the denial the file knows annotates nothing and fails nothing;
+    config: its exception suppresses it (with its reason), its fail-on applies."""
+    repo = _denied_and_ok(tmp_path / "repo")
+    entry = {
+        "fingerprint": "a85dc584c6d56d5fba0c29a610bc2f3d",
+        "id": "admission/model-exists",
+        "severity": "error",
+        "subject": "b/lost",
+        "object": "InferenceService b/lost",
+        "message": DENIAL,
+    }
+    (repo / "base.json").write_text(json.dumps({"modetable_baseline": 1, "findings": [entry]}))
+    runner = tmp_path / "runner"
+    run = _run_action(
+        _action(), {"manifests": "deploy/", "baseline": "base.json"}, repo, action_python, runner
+    )
+    known = DENIED_SUMMARY.replace("1 ok, 1 with errors", "2 ok, 0 with errors").replace(
+        "1 error,", "0 errors,"
+    )
+    assert (run.runs["Audit"].stdout, run.outputs["exit-code"], run.outputs["errors"]) == (
+        f"{known}; baseline: 1 known, 0 fixed\n",
+        "0",
+        "0",
+    )
+    assert not run.failed
+    (repo / "ci").mkdir()
+    (repo / "ci" / "modetable.yaml").write_text(
+        "fail-on: never\nignore:\n  - id: outcome/*\n    reason: never found here\n"
+    )
+    shutil.rmtree(runner)
+    run = _run_action(
+        _action(), {"manifests": "deploy/", "config": "ci/modetable.yaml"}, repo, action_python,
+        runner,
+    )  # fmt: skip
+    assert (run.outputs["exit-code"], run.outputs["errors"]) == ("0", "1")
+    assert run.runs["Audit"].stderr == (
+        "modetable: warning: ci/modetable.yaml:3:5: ignore outcome/*: suppresses no finding\n"
+    )
+    assert not run.failed
 
 
 @pytest.mark.install
