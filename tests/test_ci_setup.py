@@ -190,7 +190,7 @@ def _denied_audit(names: list[str]) -> str:
         "\n"
         "Findings:\n"
         "  b/lost:\n"
-        '    lost.yaml:1:1: error: admission webhook "inferenceservice.ome-webhook-server.'
+        '    lost.yaml:9:11: error: admission webhook "inferenceservice.ome-webhook-server.'
         'validator" denied the request: referenced model "absent" not found in namespace "b": '
         "ensure a BaseModel exists in this namespace or a ClusterBaseModel exists cluster-wide "
         "with this name [admission/model-exists]\n"
@@ -593,7 +593,7 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
     audit = run.runs["Audit"]
     assert (audit.returncode, audit.stderr) == (0, "")
     assert audit.stdout == (
-        "::error file=deploy/lost.yaml,line=1,col=1,title=modetable admission/model-exists "
+        "::error file=deploy/lost.yaml,line=9,col=11,title=modetable admission/model-exists "
         f"(InferenceService b/lost)::{DENIAL}\n{DENIED_SUMMARY}\n"
     )
     folder = _sarif_folder(runner)
@@ -612,11 +612,11 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
         f"{DENIED_SUMMARY}\n"
         "\n"
         "| Severity   | Finding                  | Subject   | Object to fix           "
-        f"| Where                  | {'Message'.ljust(len(DENIAL))} |\n"
+        f"| Where                   | {'Message'.ljust(len(DENIAL))} |\n"
         "|------------|--------------------------|-----------|-------------------------"
-        f"|------------------------|{'-' * (len(DENIAL) + 2)}|\n"
+        f"|-------------------------|{'-' * (len(DENIAL) + 2)}|\n"
         "| error      | `admission/model-exists` | b/lost    | InferenceService b/lost "
-        f"| `deploy/lost.yaml:1:1` | {DENIAL} |\n"
+        f"| `deploy/lost.yaml:9:11` | {DENIAL} |\n"
     )
     [result] = _valid_sarif(sarif)["runs"][0]["results"]
     assert (result["ruleId"], result["message"]["text"]) == ("admission/model-exists", DENIAL)
@@ -803,7 +803,7 @@ def test_the_action_reads_manifests_named_like_options_as_files(tmp_path, action
     audit = run.runs["Audit"]
     assert (audit.returncode, audit.stderr) == (0, "")
     assert audit.stdout == (
-        "::error file=lost.yaml,line=1,col=1,title=modetable admission/model-exists "
+        "::error file=lost.yaml,line=9,col=11,title=modetable admission/model-exists "
         f"(InferenceService b/lost)::{DENIAL}\n"
         "4 InferenceServices (v1.3): 3 ok, 1 with errors, 0 with warnings, 0 with info; "
         "findings: 1 error, 0 warnings, 0 info\n"
@@ -857,7 +857,7 @@ def test_the_pages_workflow_runs_the_action(tmp_path, action_python):
         if good:
             assert found == []
         else:
-            assert ("error", "deploy/apps/isvcs.yaml", "37") in found
+            assert ("error", "deploy/apps/isvcs.yaml", "45") in found
             for _level, file, line in found:
                 assert int(line) <= len((repo / file).read_text().splitlines())
         sarif = str(_sarif_folder(runner) / "modetable.sarif")
