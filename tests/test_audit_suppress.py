@@ -74,7 +74,7 @@ def test_ignore_suppresses_by_glob_and_leaves_a_trace(fleet):
     run = run_cli("audit", fleet, "-o", "json", "--ignore", "mode/*", "--fail-on", "warning")
     # The two errors still fail; the warnings no longer count.
     assert (run.code, run.err) == (1, "")
-    by_option = {"by": "option", "reason": None, "at": None}
+    by_option = {"by": "option", "id": "mode/*", "reason": None, "at": None}
     found = _findings(run)
     assert found["a/pinned"] == ([], [], [{**PINNED_MODE, "suppressed": by_option}])
     assert found["b/routed"][0] == ["run_failure/router-invalid-mode"]
@@ -172,6 +172,7 @@ def test_the_config_file_suppresses_with_reasons_and_sets_fail_on(fleet, tmp_pat
                 **PINNED_MODE,
                 "suppressed": {
                     "by": "config",
+                    "id": "mode/MultiNode",
                     "reason": "a moves to OMENative in Q3",
                     "at": ".modetable.yaml:3:5",
                 },
@@ -356,6 +357,7 @@ def test_an_annotation_on_an_isvc_suppresses_its_findings(fleet, tmp_path):
     [suppressed] = _findings(run)["a/pinned"][2]
     assert suppressed["suppressed"] == {
         "by": "annotation",
+        "id": "mode/MultiNode",
         "reason": "waits for the OMENative image",
         "at": "fleet/apps/isvcs.yaml:7:26",
     }
@@ -613,5 +615,26 @@ def test_the_page_counts_and_lists_them(mixed):
     assert '"Known: in the baseline"' in page
     assert (
         "router: Failed to reconcile component: invalid deployment mode for router "
-        "(suppressed by --ignore)"
+        "(suppressed by --ignore run_failure/*)"
     ) in page
+
+
+def test_a_partial_audit_says_only_its_own_unused_annotations(fleet, tmp_path):
+    """With -n or --within, --ignore's and the config's exceptions may be about
+    what the audit leaves out: not said; an annotation of an audited object is."""
+    write(tmp_path, ".modetable.yaml", CONFIG)
+    _annotated(tmp_path, 5, "outcome/*: never here")  # a/native
+    argv = ("audit", fleet, "--ignore", "check/*", "-o", "json")
+    for partial in (("-n", "a"), ("--within", fleet, "--", "fleet/apps/isvcs.yaml")):
+        run = run_cli(*argv, *partial)
+        assert run.err == (
+            "modetable: warning: fleet/apps/isvcs.yaml:19:26: ignore outcome/*: "
+            "suppresses no finding\n"
+        ), partial
+        assert [i["by"] for i in run.json()["unused_suppressions"]] == ["annotation"]
+    everything = run_cli(*argv)
+    assert [i["by"] for i in everything.json()["unused_suppressions"]] == [
+        "option",
+        "config",
+        "annotation",
+    ]

@@ -613,9 +613,12 @@ class AuditRun:
         }
 
     def unused_suppressions(self) -> list[Ignore]:
-        """The exceptions that suppressed nothing, those of annotated objects
-        outside the audit's namespace or files left out."""
+        """The exceptions that suppressed nothing: an annotation's, of an object
+        the audit covers; `--ignore`'s and the config's only when the audit
+        covers everything (with `-n` or `--within`, they may be about what it
+        leaves out)."""
         cluster = self.cluster
+        partial = not (self.scope.everything and self.concerns.everything)
 
         def covers(holder: ObjectRef) -> bool:
             found = cluster.get(holder.kind or "", holder.name or "", holder.namespace)
@@ -623,7 +626,10 @@ class AuditRun:
                 found is None or self.concerns.location(found.location)
             )
 
-        return self.triage.unused(covers)
+        unused = self.triage.unused(covers)
+        if partial:
+            return [i for i in unused if i.holder is not None]
+        return unused
 
 
 @attrs.frozen(eq=False)

@@ -282,6 +282,7 @@ def suppressed_json(suppressed: Suppressed, finding: dict[str, Any]) -> dict[str
         **finding,
         "suppressed": {
             "by": ignore.by,
+            "id": ignore.id,
             "reason": ignore.reason,
             "at": str(ignore.at) if ignore.at is not None else None,
         },

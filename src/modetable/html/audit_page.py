@@ -407,9 +407,9 @@ def _findings_table(findings: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _why(suppressed: dict[str, Any]) -> str:
-    """What suppressed a finding: `suppressed by --ignore`, or its place and reason."""
+    """What suppressed a finding: `suppressed by --ignore ID`, or its place and reason."""
     if suppressed.get("at") is None:
-        return "suppressed by --ignore"
+        return f"suppressed by --ignore {suppressed.get('id')}"
     return f"suppressed by {suppressed['at']}: {suppressed.get('reason')}"
 
 
