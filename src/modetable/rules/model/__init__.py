@@ -19,7 +19,7 @@ from modetable.rules.kinds import Defines, Templates
 from modetable.rules.model.admission import STAGE_PARAMS, AdmissionRule
 from modetable.rules.model.docs import Docs
 from modetable.rules.model.findings import Findings
-from modetable.rules.model.manifests import Manifests
+from modetable.rules.model.manifests import Manifests, ModelAgent
 from modetable.rules.model.matching import Matching
 from modetable.rules.model.messages import Message
 from modetable.rules.model.modes import Component, Mode, ModeMove
@@ -66,3 +66,4 @@ class RuleFile:
     # travels with the object.
     suppression: Suppression | None = None
     docs: Docs | None = None
+    model_agent: ModelAgent | None = None
