@@ -24,6 +24,7 @@ PINNED_MODE = {
     "object": {"kind": "InferenceService", "namespace": "a", "name": "pinned"},
     "hint": None,
     "related": [],
+    "pending": False,
 }
 PINNED_LINE = (
     "fleet/apps/isvcs.yaml:9:30: warning: engine runs in MultiNode, which is deprecated: "
