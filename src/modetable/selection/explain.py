@@ -15,7 +15,8 @@ from modetable.inputs.formats import model_facts
 from modetable.inputs.manifests import Cluster, Manifest, object_json
 from modetable.rules.policy import Policy
 from modetable.rules.words import SelectionOutcome
-from modetable.selection.checks import Candidate, Context, assess, make_context, order
+from modetable.selection.checks import Candidate, Context, make_context
+from modetable.selection.evaluate import Evaluator, assess
 from modetable.selection.outcome import (
     did_you_mean,
     find_model,
@@ -89,7 +90,7 @@ def _explain(
 ) -> Explanation:
     facts = model_facts(selection_rules(policy), model)
     ctx = make_context(policy, cluster, facts, isvc, namespace)
-    candidates = order(policy, [assess(ctx, r) for r in cluster.runtimes_for(namespace)])
+    candidates = Evaluator(policy, cluster).candidates(ctx)
     return Explanation(
         namespace=namespace,
         model=model,
