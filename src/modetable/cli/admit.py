@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
+from modetable.cli.common import (
+    Io,
+    add_isvc_inputs,
+    add_verbose,
+    isvc_and_cluster,
+    load_policy,
+    rules_note,
+)
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -18,6 +25,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
+    add_verbose(parser, "when allowed, list the checks modetable does not model (the table)")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -39,6 +47,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             io.stdout.write(line(f"InferenceService {isvc.ref}: denied") + line(verdict.message))
         from modetable.admission import admission_lines
 
-        for said in admission_lines(policy, verdict.to_json()["admission"]):
+        admission = verdict.to_json()["admission"]
+        for said in admission_lines(policy, admission, verbose=args.verbose):
             io.stdout.write(line(said))
     return 0 if verdict.allowed else 1

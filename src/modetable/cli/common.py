@@ -26,6 +26,7 @@ __all__ = [
     "add_manifests",
     "add_namespaces",
     "add_output",
+    "add_verbose",
     "components_table",
     "covered",
     "isvc_and_cluster",
@@ -52,6 +53,11 @@ def add_output(parser: argparse.ArgumentParser, *, ci: bool = False, html: bool 
     parser.add_argument(
         "-o", "--output", choices=choices, default="table", help="output format (default: table)"
     )
+
+
+def add_verbose(parser: argparse.ArgumentParser, what: str) -> None:
+    """-v: the table in full (`what` it adds)."""
+    parser.add_argument("-v", "--verbose", action="store_true", help=what)
 
 
 def add_namespaces(parser: argparse.ArgumentParser, namespace_help: str) -> None:
