@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli, write
+from conftest import rules_copy, run_cli, write
 from test_audit import fleet_documents, write_fleet
 
 from modetable.inputs.config import find_config
@@ -638,3 +638,27 @@ def test_a_partial_audit_says_only_its_own_unused_annotations(fleet, tmp_path):
         "config",
         "annotation",
     ]
+
+
+@pytest.mark.parametrize(
+    ("separator", "key", "error"),
+    [
+        (":", "reason_separator", "the annotation's two separators differ"),
+        ("", "ids_separator", "a separator of the annotation's value is one character or more"),
+    ],
+)
+def test_the_rules_suppression_section_is_checked(tmp_path, separator, key, error):
+    copy = rules_copy(
+        tmp_path / "modes.yaml", ('  ids_separator: ","', f'  ids_separator: "{separator}"')
+    )
+    line = next(
+        number
+        for number, text in enumerate(copy.read_text().splitlines(), 1)
+        if text.startswith(f"  {key}:")
+    )
+    run = run_cli("rules", "check", str(copy))
+    assert (run.code, run.out) == (
+        1,
+        f"{copy}:{line}:3: error: incomplete-rule: {error}\n"
+        f"{copy}: 1 error, 0 warnings; 0 of 0 example runs passed\n",
+    )
