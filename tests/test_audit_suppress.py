@@ -662,3 +662,28 @@ def test_the_rules_suppression_section_is_checked(tmp_path, separator, key, erro
         f"{copy}:{line}:3: error: incomplete-rule: {error}\n"
         f"{copy}: 1 error, 0 warnings; 0 of 0 example runs passed\n",
     )
+
+
+def test_the_api_accepts_findings_as_the_command_does(fleet, tmp_path):
+    import warnings
+
+    import modetable
+
+    write(tmp_path, "base.json", json.dumps({"modetable_baseline": 1, "findings": [GONE]}))
+    policy = modetable.load_rules().at("v1.3")
+    cluster = modetable.Cluster.from_paths("fleet", rules=policy)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        audit = modetable.audit_cluster(
+            policy, cluster, ignore=["mode/*", "x*"], baseline=Path("base.json")
+        )
+    command = run_cli(
+        "audit", "fleet", "--ignore", "mode/*", "--ignore", "x*", "--baseline", "base.json",
+        "-o", "json", "--no-config",
+    )  # fmt: skip
+    assert audit.to_json() == command.json()
+    assert [str(w.message) for w in said] == ["--ignore x*: suppresses no finding"]
+    assert audit.summary["suppressed"] == {"error": 0, "warning": 2, "info": 0}
+    assert audit.fails("warning") and not audit.fails(None)
+    with pytest.raises(TypeError, match="ignore must be a sequence of str"):
+        modetable.audit_cluster(policy, cluster, ignore="mode/*")
