@@ -28,8 +28,11 @@ if TYPE_CHECKING:
     from modetable.admission import Admission
     from modetable.audit.fleet import Audited
     from modetable.audit.report import Concerns
+    from modetable.audit.triage import Ignore
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
+    from modetable.inputs.baseline import Baseline
+    from modetable.reports.finding import ObjectRef
     from modetable.selection import Outcome
 
 __all__ = [
@@ -503,11 +506,14 @@ class AuditRun:
         namespace: str | None = None,
         candidates: bool = False,
         concerns: Concerns | None = None,
+        ignores: Sequence[Ignore] = (),
+        baseline: Baseline | None = None,
     ) -> None:
         from modetable.audit.findings import duplicate_finding, invalid_finding
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
         from modetable.audit.scope import NamespaceScope
+        from modetable.audit.triage import Triage
         from modetable.reports.finding import ObjectRef
 
         self.policy = policy
@@ -521,6 +527,12 @@ class AuditRun:
         self.scope = NamespaceScope(namespace)
         self.note = None if namespace is None else namespace_note(cluster, rejected, namespace)
         self.summary = AuditSummary(policy)
+        # The exceptions (--ignore, the config's, the objects' annotations) and
+        # the baseline, applied to every finding (audit/triage.py).
+        self.baseline = baseline
+        self.triage = Triage(
+            policy, cluster, ignores, baseline.entries if baseline is not None else None
+        )
         found = [
             invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
             for r in rejected
@@ -541,7 +553,8 @@ class AuditRun:
 
     def _add_manifest_findings(self) -> None:
         covers = self.scope.covers
-        self.summary.add_manifest_findings(f for f in self._manifest_findings if covers(f.object))
+        kept = [f for f in self._manifest_findings if covers(f.object)]
+        self.summary.add_manifest_findings(self.triage.sort(kept, None))
         self._manifest_findings = []
 
     def audited(self, advance: Callable[[], None] | None = None) -> Iterator[Audited]:
@@ -559,11 +572,14 @@ class AuditRun:
         ):
             self.scope.add(self.policy, self.cluster, audited)
             if self.concerns.item(audited):
+                audited = audited.sorted_as(self.triage.sort(audited.findings, audited.isvc))
                 self.summary.add(audited)
                 yield audited
         if self._waiting:
             self._waiting = False
             self._add_manifest_findings()
+        if self.baseline is not None:
+            self.summary.fixed = len(self.triage.fixed())
 
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
@@ -572,15 +588,48 @@ class AuditRun:
         """What follows `items` in the JSON: the manifests' findings, the
         summary, the rules (asked for once every item is made)."""
         from modetable.audit.findings import finding_json
+        from modetable.audit.triage import baseline_entry_json, ignore_json, suppressed_json
 
         if self._waiting:
             raise RuntimeError("an audit's trailer is asked for before its last item")
 
+        summary = self.summary
         return {
-            "manifest_findings": [finding_json(f) for f in self.summary.manifest_findings],
-            "summary": self.summary.as_json(),
+            "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
+            "manifest_known": [finding_json(f) for f in summary.manifest_known],
+            "manifest_suppressed": [
+                suppressed_json(each, finding_json(each.finding))
+                for each in summary.manifest_suppressed
+            ],
+            "unused_suppressions": [ignore_json(i) for i in self.unused_suppressions()],
+            "baseline": None
+            if self.baseline is None
+            else {
+                "file": self.baseline.file,
+                "fixed": [baseline_entry_json(e) for e in self.triage.fixed()],
+            },
+            "summary": summary.as_json(),
             "rules": rules_json(self.policy),
         }
+
+    def unused_suppressions(self) -> list[Ignore]:
+        """The exceptions that suppressed nothing: an annotation's, of an object
+        the audit covers; `--ignore`'s and the config's only when the audit
+        covers everything (with `-n` or `--within`, they may be about what it
+        leaves out)."""
+        cluster = self.cluster
+        partial = not (self.scope.everything and self.concerns.everything)
+
+        def covers(holder: ObjectRef) -> bool:
+            found = cluster.get(holder.kind or "", holder.name or "", holder.namespace)
+            return self.scope.covers(holder) and (
+                found is None or self.concerns.location(found.location)
+            )
+
+        unused = self.triage.unused(covers)
+        if partial:
+            return [i for i in unused if i.holder is not None]
+        return unused
 
 
 @attrs.frozen(eq=False)
@@ -615,18 +664,30 @@ def audit_result(
     *,
     namespace: str | None = None,
     candidates: bool = False,
+    ignore: Sequence[str] = (),
+    baseline: Baseline | None = None,
 ) -> AuditResult:
+    import warnings
+
+    from modetable.audit.triage import BY_OPTION, Ignore
+    from modetable.errors import ModetableWarning
     from modetable.reports.finding import SEVERITIES
 
-    run = AuditRun(policy, cluster, rejected, namespace=namespace, candidates=candidates)
+    run = AuditRun(
+        policy,
+        cluster,
+        rejected,
+        namespace=namespace,
+        candidates=candidates,
+        ignores=[Ignore(glob, BY_OPTION) for glob in ignore],
+        baseline=baseline,
+    )
     if run.note is not None:
-        import warnings
-
-        from modetable.errors import ModetableWarning
-
         # stacklevel 3: the caller of audit_cluster.
         warnings.warn(run.note, ModetableWarning, stacklevel=3)
     items = tuple(run.item(audited) for audited in run.audited())
+    for unused in run.unused_suppressions():
+        warnings.warn(f"{unused}: suppresses no finding", ModetableWarning, stacklevel=3)
     failing = frozenset(s for s in SEVERITIES if run.summary.fails(s))
     return AuditResult(items=items, trailer=run.trailer(), failing=failing)
 
