@@ -261,12 +261,16 @@ def test_the_round_trip_on_a_copy_of_the_catalog(tmp_path, monkeypatch):
     assert first.code == 1  # the catalog has errors
     counted = first.json()["summary"]["findings"]
     written = json.loads((tmp_path / "base.json").read_text())["findings"]
-    assert len(written) == sum(counted.values()) > 100
+    # Every finding but the pending (OME's model agent has yet to fill in
+    # their models: no debt, they never fail).
+    assert len(written) == sum(counted.values()) == 37
+    assert first.json()["summary"]["pending_findings"] == 120
 
     passing = run_cli("audit", "catalog", "--baseline", "base.json", "--fail-on", "warning")
     assert passing.code == 0
     assert passing.out.splitlines()[-1].endswith(
-        f"findings: 0 errors, 0 warnings, 0 info; baseline: {len(written)} known, 0 fixed"
+        f"findings: 0 errors, 0 warnings, 0 info, 120 pending; baseline: {len(written)} known, "
+        "0 fixed"
     )
 
     bad = isvc_doc("bad", "catalog-new", engine={}, model={"name": "no-such-model"})
@@ -274,7 +278,7 @@ def test_the_round_trip_on_a_copy_of_the_catalog(tmp_path, monkeypatch):
     failing = run_cli("audit", "catalog", "--baseline", "base.json", "-o", "json")
     assert failing.code == 1
     data = failing.json()
-    new = [(i["isvc"], f["id"]) for i in data["items"] for f in i["findings"]]
+    new = [(i["isvc"], f["id"]) for i in data["items"] for f in i["findings"] if not f["pending"]]
     assert new == [("catalog-new/bad", "admission/model-exists")]
     assert data["manifest_findings"] == []
     assert data["summary"]["known"] == first.json()["summary"]["findings"]
