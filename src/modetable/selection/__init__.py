@@ -22,7 +22,9 @@ For a fleet (the audit's fast path, which prunes and memoises but must give
 - the model: `model_facts` / `ModelFacts`, `Entry`, `Comparisons` (how entries
   and models are compared, which a fleet memoises);
 - the outcome: `no_runtime_message`, `selection_rules` (the policy's
-  `selection:` section), `read_field` (a typed, located manifest field).
+  `selection:` section), `read_field` (a typed, located manifest field),
+  `did_you_mean` (the closest names to a misspelled one, as the outcomes'
+  hints give them; the audit's mode findings use it too).
 """
 
 from modetable.inputs.fields import read as read_field
@@ -46,6 +48,7 @@ from modetable.selection.outcome import (
     Event,
     Outcome,
     StatusCondition,
+    did_you_mean,
     no_runtime_message,
     select,
 )
@@ -68,6 +71,7 @@ __all__ = [
     "StatusCondition",
     "assess",
     "candidate_json",
+    "did_you_mean",
     "make_context",
     "model_facts",
     "no_runtime_message",
