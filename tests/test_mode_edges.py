@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CATALOG, need, run_cli, write
+from conftest import CATALOG, ROOT, need, run_cli, write
 
 from modetable.audit.edges import EDGES
 from modetable.rules.words import ModeSourceFinding
@@ -385,3 +385,28 @@ def test_no_catalog_finding_stands_where_an_object_begins_when_a_field_decides()
                 assert other["file"] != where["file"] or other["line"] != where["line"]
     wholes = {f["id"] for f in document["manifest_findings"] if f["location"]["col"] == 1}
     assert wholes <= {"manifest/duplicate"}
+
+
+def test_the_sharp_edges_page_lists_each_edge_with_an_example_the_audit_gives(tmp_path, v13):
+    """docs/sharp-edges.md's region: each `mode_source` id of the rules, and
+    each example's YAML, audited, gives the finding the page shows."""
+    page = (ROOT / "docs" / "sharp-edges.md").read_text(encoding="utf-8")
+    region = page.split("<!-- BEGIN modetable:sharp-edges -->")[1]
+    region = region.split("<!-- END modetable:sharp-edges -->")[0]
+    ids = [f"mode_source/{kind}" for kind in v13.rules.findings.mode_source]
+    sections = region.split("### ")[1:]
+    assert [s.split("`")[1] for s in sections] == ids
+    shown = 0
+    for section in sections:
+        if "```yaml\n" not in section:
+            assert "No place gives it in v1.3." in section
+            continue
+        example = section.split("```yaml\n")[1].split("```")[0]
+        said = section.split("```text\n")[1].split("```")[0].strip()
+        path = write(tmp_path, f"{shown}.yaml", example)
+        document = run_cli("audit", str(path), "-o", "json").json()
+        every = [f for item in document["items"] for f in item["findings"]]
+        every += document["manifest_findings"]
+        assert said in [f"{f['severity']}: {f['message']} [{f['id']}]" for f in every]
+        shown += 1
+    assert shown == 4  # not_accepted: no place gives it in v1.3
