@@ -112,7 +112,7 @@ def _modes(policy: Policy) -> list[str]:
 def _example(
     policy: Policy, kind: ModeSourceFinding
 ) -> tuple[list[dict[str, Any]], Finding] | None:
-    """Made-up objects that give `kind` at the first place that can, and the finding."""
+    """_Made-up objects that give `kind` at the first place that can, and the finding."""
     modes = _modes(policy)
     for source in _sources(policy):
         if not _gives(kind, source):
@@ -130,10 +130,10 @@ def _example(
     return None
 
 
-Made = tuple[list[dict[str, Any]], Callable[[Any], list[Finding]]] | None
+_Made = tuple[list[dict[str, Any]], Callable[[Any], list[Finding]]] | None
 
 
-def _value_example(policy: Policy, source: Source, value: str) -> Made:
+def _value_example(policy: Policy, source: Source, value: str) -> _Made:
     if source.object in (SourceObject.ISVC, SourceObject.MERGED):
         isvc = _at(policy, _isvc(policy), source.path or "", value)
 
@@ -149,22 +149,22 @@ def _value_example(policy: Policy, source: Source, value: str) -> Made:
     return None
 
 
-def _not_valid(policy: Policy, source: Source, modes: list[str]) -> Made:
+def _not_valid(policy: Policy, source: Source, modes: list[str]) -> _Made:
     accepts = list(source.accepts) if source.accepts is not None else modes
     written = next((m.lower() for m in accepts if m.lower() != m), None)
     return _value_example(policy, source, written) if written else None
 
 
-def _not_accepted(policy: Policy, source: Source, modes: list[str]) -> Made:
+def _not_accepted(policy: Policy, source: Source, modes: list[str]) -> _Made:
     other = next((m for m in modes if m not in (source.accepts or ())), None)
     return _value_example(policy, source, other) if other else None
 
 
-def _does_not_count(policy: Policy, source: Source, modes: list[str]) -> Made:
+def _does_not_count(policy: Policy, source: Source, modes: list[str]) -> _Made:
     return _value_example(policy, source, modes[0]) if modes else None
 
 
-def _when_named(policy: Policy, source: Source, modes: list[str]) -> Made:
+def _when_named(policy: Policy, source: Source, modes: list[str]) -> _Made:
     if source.object != SourceObject.RUNTIME_RESOLVED or not modes:
         return None
     parent = _at(policy, _runtime(policy, _PARENT), source.path or "", modes[0])
@@ -176,7 +176,7 @@ def _when_named(policy: Policy, source: Source, modes: list[str]) -> Made:
     )
 
 
-def _overridden(policy: Policy, source: Source, modes: list[str]) -> Made:
+def _overridden(policy: Policy, source: Source, modes: list[str]) -> _Made:
     """The runtime's mode at the merged place, and one the InferenceService
     asks for at a later place of its own that takes a mode."""
     component = policy.components[0]
@@ -205,7 +205,7 @@ def _overridden(policy: Policy, source: Source, modes: list[str]) -> Made:
     return [isvc, runtime], find
 
 
-_MAKERS: dict[ModeSourceFinding, Callable[[Policy, Source, list[str]], Made]] = {
+_MAKERS: dict[ModeSourceFinding, Callable[[Policy, Source, list[str]], _Made]] = {
     ModeSourceFinding.NOT_VALID: _not_valid,
     ModeSourceFinding.NOT_ACCEPTED: _not_accepted,
     ModeSourceFinding.DOES_NOT_COUNT: _does_not_count,

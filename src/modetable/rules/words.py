@@ -31,6 +31,7 @@ __all__ = [
     "HitPolicy",
     "LabelPart",
     "ManifestFinding",
+    "ModeSourceFinding",
     "MatchInput",
     "ModelSlot",
     "Origin",
