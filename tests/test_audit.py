@@ -196,6 +196,8 @@ def test_a_kubectl_list_on_stdin(fleet):
         items = run.json()["items"]
         for item in items:
             item.pop("at")
+            if item["model"] is not None:
+                item["model"].pop("at")
             for deprecation in item["deprecations"]:
                 for change in deprecation["changes"]:
                     change.pop("at")

@@ -177,7 +177,7 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
     inputs = [*args.within, *(m for m in args.manifests if not covered(m, args.within))]
     # With -n, only the objects defined twice that concern the namespace are said.
     cluster, rejected = load_cluster_leniently(
-        policy, inputs, io, warn_duplicates=args.namespace is None
+        policy, inputs, io, warn_duplicates=args.namespace is None, live=args.live
     )
     run = AuditRun(
         policy,
@@ -298,7 +298,9 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     # The objects are the cluster's before the upgrade, made under `before`'s
     # webhooks (a runtime they deny never existed; one only `after`'s deny
     # stays, as webhooks do not judge stored objects again).
-    cluster = load_cluster(before, args.manifests, io, warn_duplicates=args.namespace is None)
+    cluster = load_cluster(
+        before, args.manifests, io, warn_duplicates=args.namespace is None, live=args.live
+    )
     check_fields(after, cluster)
     scope = NamespaceScope(args.namespace)
     if args.namespace is not None:

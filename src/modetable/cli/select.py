@@ -66,6 +66,8 @@ def _print(policy: Policy, data: dict, io: Io, *, verbose: bool) -> None:
     if data["message"]:
         out.write(line(data["message"]))
     out.writelines(line(text) for text in _cause_lines(data))
+    if data["lookup"]:
+        out.write(line(f"Model: {data['lookup']}"))
     admission = data["admission"]
     out.write("\n")
     for warning in admission["warnings"]:

@@ -17,8 +17,8 @@ a severity shows the InferenceServices whose most severe finding it is
 (`summary.modes`), a move those whose component makes it
 (`summary.mode_changes`), an outcome those that reach it (`summary.results`);
 a finding id shows those that have such a finding. The search box keeps the
-rows whose text (the row's cells) or whose details (findings, outcome,
-deprecations; not the candidates) hold what is typed, case aside.
+rows whose text (the row's cells) or whose details (findings, components,
+deprecations, outcome; not the candidates) hold what is typed, case aside.
 
 Ids (outcomes, finding ids, check ids) are never broken inside a word: they
 do not wrap (`.id`), but after a `/` (`<wbr>`); their column is as wide as

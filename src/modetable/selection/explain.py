@@ -27,6 +27,7 @@ from modetable.selection.checks import (
 from modetable.selection.outcome import (
     did_you_mean,
     find_model,
+    lookup_note,
     outcome_hint,
 )
 from modetable.selection.rules import selection_rules
@@ -61,6 +62,9 @@ class Explanation:
     # and what to do about it (the rules' hint for that outcome).
     cause: Manifest | None = None
     hint: str | None = None
+    # Where the controller finds another model than the webhook (and explain)
+    # for the InferenceService: what each uses (`outcome.lookup_note`).
+    lookup: str | None = None
 
 
 def _lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest:
@@ -97,7 +101,12 @@ def explain_isvc(policy: Policy, cluster: Cluster, isvc: Manifest) -> Explanatio
     namespace = isvc.namespace or ""
     model = _lookup_model(policy, cluster, name, namespace)
     note = policy.message("explain_named_note") if runtime_request(policy, isvc) else None
-    return _explain(policy, cluster, model, isvc, namespace, note)
+    found = _explain(policy, cluster, model, isvc, namespace, note)
+    kind = read(ref, rules.kind, str, isvc.location) or rules.default_kind
+    controller = find_model(policy, cluster, kind, name, namespace)
+    if controller is model:
+        return found
+    return attrs.evolve(found, lookup=lookup_note(policy, model, controller, kind, name))
 
 
 def _explain(
@@ -250,11 +259,16 @@ def explanation_json(policy: Policy, explanation: Explanation) -> dict[str, Any]
 
     return {
         "isvc": explanation.isvc.ref if explanation.isvc else None,
-        "model": {"name": explanation.model.name, "kind": explanation.model.kind},
+        "model": {
+            "name": explanation.model.name,
+            "kind": explanation.model.kind,
+            "read_from": str(explanation.model.read_from),
+        },
         "namespace": explanation.namespace,
         "version": policy.release,
         "note": explanation.note,
         "runtimes": [candidate_json(c) for c in explanation.candidates],
         "cause": object_json(explanation.cause),
         "hint": explanation.hint,
+        "lookup": explanation.lookup,
     }

@@ -19,7 +19,7 @@ from modetable.rules.kinds import Defines, Templates
 from modetable.rules.model.admission import STAGE_PARAMS, AdmissionRule
 from modetable.rules.model.docs import Docs
 from modetable.rules.model.findings import Findings
-from modetable.rules.model.manifests import Manifests
+from modetable.rules.model.manifests import Manifests, ModelAgent
 from modetable.rules.model.matching import Matching
 from modetable.rules.model.messages import Message
 from modetable.rules.model.modes import Component, Mode, ModeMove
@@ -62,3 +62,4 @@ class RuleFile:
     runtime_admission: RuntimeAdmission | None = None
     findings: Findings | None = None
     docs: Docs | None = None
+    model_agent: ModelAgent | None = None
