@@ -166,7 +166,8 @@ def fleet(tmp_path):
 def _warnings_only(tmp_path) -> Path:
     """One InferenceService on a deprecated mode: a warning and nothing worse."""
     documents = fleet_documents()
-    text = yaml.safe_dump_all([*documents[:4], documents[4]], sort_keys=False)
+    # The model and the runtimes, but router-mn (its routerConfig mode is a warning).
+    text = yaml.safe_dump_all([*documents[:3], documents[4]], sort_keys=False)
     return write(tmp_path, "warn.yaml", text)
 
 
@@ -371,7 +372,8 @@ def test_duplicates_are_warned_once_with_a_count(tmp_path):
         "the later one is used, as kubectl apply would leave it "
         "(and 7 more defined twice: `modetable audit` lists each)"
     )
-    found = run.json()["manifest_findings"]
+    # (router-mn's routerConfig mode, a mode_source finding, aside)
+    found = [f for f in run.json()["manifest_findings"] if f["id"].startswith("manifest/")]
     assert [f["id"] for f in found] == ["manifest/duplicate"] * 8
     assert {f["location"]["file"] for f in found} == {f"{tmp_path}/b.yaml"}
 
@@ -447,7 +449,8 @@ def test_a_malformed_isvc_is_left_out_and_found(tmp_path):
     path = write(tmp_path, "f.yaml", text)
     document = run_cli("audit", str(path), "-o", "json").json()
     assert [i["isvc"] for i in document["items"]] == ["a/native", "a/pinned", "b/lost", "b/routed"]
-    assert [(f["object"], f["message"]) for f in document["manifest_findings"]] == [
+    objects = [f for f in document["manifest_findings"] if f["id"].startswith("manifest/")]
+    assert [(f["object"], f["message"]) for f in objects] == [
         (
             {"kind": "InferenceService", "namespace": "a", "name": "bad"},
             "spec must be a mapping, got a list",
@@ -458,7 +461,8 @@ def test_a_malformed_isvc_is_left_out_and_found(tmp_path):
         ),
     ]
     junit = run_cli("audit", str(path), "-o", "junit").out
-    assert junit.count("<testcase ") == 6
+    # the four InferenceServices, the two objects left out, router-mn's routerConfig mode
+    assert junit.count("<testcase ") == 7
 
 
 def test_a_file_that_is_not_yaml_is_one_finding_and_the_rest_is_audited(tmp_path):
@@ -477,6 +481,7 @@ def test_a_file_that_is_not_yaml_is_one_finding_and_the_rest_is_audited(tmp_path
     assert [
         (f["id"], f["severity"], f["location"], f["object"], f["message"])
         for f in document["manifest_findings"]
+        if f["id"].startswith("manifest/")  # router-mn's routerConfig mode aside
     ] == [
         (
             "manifest/invalid",
@@ -510,7 +515,10 @@ def test_a_file_that_is_not_yaml_is_one_finding_and_the_rest_is_audited(tmp_path
     )
     # Under --within, a broken file outside the files given is not reported.
     within = run_cli("audit", "--within", str(fleet), str(fleet / "fleet.yaml"), "-o", "json")
-    assert within.json()["manifest_findings"] == []
+    # (router-mn's routerConfig mode, in the file given, stays)
+    assert [f["id"] for f in within.json()["manifest_findings"]] == [
+        "mode_source/does_not_count"
+    ]
 
 
 # OME's docs, troubleshooting the webhook's denial of a model with no format.

@@ -135,18 +135,8 @@ def test_a_mode_in_the_wrong_case_and_one_of_another_version(tmp_path):
             14,
             30,
         ),
-        # VirtualDeployment counts in metadata.annotations, but not for matching.
-        (
-            "mode_source/does_not_count",
-            "warning",
-            'metadata.annotations[ome.io/deploymentMode] is "VirtualDeployment", but OME does '
-            "not read a mode there for matching: the engine's mode comes from "
-            "spec.deploymentMode instead (OMENative); only VirtualDeployment counts there, "
-            "for the whole InferenceService",
-            str(path),
-            7,
-            28,
-        ),
+        # VirtualDeployment in metadata.annotations counts (the whole service is
+        # virtual): no finding of the place (mode/VirtualDeployment says it).
         (
             "mode_source/not_valid",
             "warning",

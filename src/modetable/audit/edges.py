@@ -154,8 +154,16 @@ def isvc_edges(
         paths.split(policy.sources_by_id[s].path or "") for s in refused if s is not None
     }
     found: list[Finding] = []
-    seen: set[Location] = set()
     sides = ((Purpose.REQUESTED, requested_modes(policy, isvc)), (Purpose.RUNNING, running))
+    # A value another source uses where it is written counts there
+    # (VirtualDeployment in metadata.annotations): not passed over.
+    seen: set[Location] = {
+        r.location
+        for _purpose, resolutions in sides
+        for resolution in resolutions.values()
+        for r in resolution.readings
+        if r.verdict == Verdict.USED and r.location is not None
+    }
     for purpose, resolutions in sides:
         for component, resolution in resolutions.items():
             for reading in resolution.readings:
