@@ -406,6 +406,13 @@ def _findings_table(findings: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def _why(suppressed: dict[str, Any]) -> str:
+    """What suppressed a finding: `suppressed by --ignore ID`, or its place and reason."""
+    if suppressed.get("at") is None:
+        return f"suppressed by --ignore {suppressed.get('id')}"
+    return f"suppressed by {suppressed['at']}: {suppressed.get('reason')}"
+
+
 def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
     findings = item.get("findings") or []
     said = [f["message"] for f in findings]
@@ -414,6 +421,22 @@ def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
         if findings
         else _section("Findings", text=["No finding."])
     ]
+    known = item.get("known") or []
+    if known:
+        sections.append(_section("Known: in the baseline", table=_findings_table(known)))
+    suppressed = item.get("suppressed") or []
+    if suppressed:
+        sections.append(
+            _section(
+                "Suppressed",
+                table=_findings_table(
+                    [
+                        {**f, "message": f"{f['message']} ({_why(f['suppressed'])})"}
+                        for f in suppressed
+                    ]
+                ),
+            )
+        )
     reconcile = item.get("reconcile") or {}
     logs = item.get("reconcile_logs") or {}
     components = item.get("components") or {}
@@ -533,6 +556,26 @@ def _audit_row(
     return _row(index, cells, data)
 
 
+def _accepted(summary: dict[str, Any], order: list[str]) -> str:
+    """The findings accepted (suppressed, known by the baseline) and the baseline's
+    entries fixed, counted by severity: folded, open when there are any."""
+    suppressed = summary.get("suppressed") or {}
+    known = summary.get("known") or {}
+    entries = [(f"{s} suppressed", suppressed.get(s, 0), f"suppressed.{s}") for s in order]
+    entries += [(f"{s} known", known.get(s, 0), f"known.{s}") for s in order]
+    fixed = summary.get("fixed")
+    if fixed is not None:
+        entries.append(("baseline entries fixed", fixed, "fixed"))
+    counts = (sum(suppressed.values()), sum(known.values()))
+    said = f"Accepted findings: {counts[0]} suppressed, {counts[1]} known (the baseline)"
+    return element(
+        "details",
+        element("summary", text(said)) + _counts(entries),
+        class_="accepted",
+        open=bool(counts[0] or counts[1] or fixed),
+    )
+
+
 def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, Any]]) -> str:
     order = list(summary.get("findings") or {})  # the severities, most severe first
     totals = [("InferenceServices", summary["isvcs"], "isvcs"), (_OK, summary[_OK], _OK)]
@@ -570,6 +613,7 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
             "results",
         )
     )
+    parts.append(_accepted(summary, order))
     if manifest_findings:
         rows = [
             element(
