@@ -461,8 +461,7 @@ def test_a_malformed_isvc_is_left_out_and_found(tmp_path):
         ),
     ]
     junit = run_cli("audit", str(path), "-o", "junit").out
-    # the four InferenceServices, the two objects left out, router-mn's routerConfig mode
-    assert junit.count("<testcase ") == 7
+    assert junit.count("<testcase ") == 6
 
 
 def test_a_file_that_is_not_yaml_is_one_finding_and_the_rest_is_audited(tmp_path):
@@ -515,8 +514,7 @@ def test_a_file_that_is_not_yaml_is_one_finding_and_the_rest_is_audited(tmp_path
     )
     # Under --within, a broken file outside the files given is not reported.
     within = run_cli("audit", "--within", str(fleet), str(fleet / "fleet.yaml"), "-o", "json")
-    # (router-mn's routerConfig mode, in the file given, stays)
-    assert [f["id"] for f in within.json()["manifest_findings"]] == ["mode_source/does_not_count"]
+    assert within.json()["manifest_findings"] == []
 
 
 # OME's docs, troubleshooting the webhook's denial of a model with no format.

@@ -162,7 +162,7 @@ def test_another_versions_mode_is_a_mode_in_its_own_version(tmp_path):
     ]
 
 
-def test_a_runtimes_metadata_router_and_misspelled_modes(tmp_path):
+def test_a_runtimes_metadata_and_misspelled_modes_not_its_router_mode(tmp_path):
     configs = (
         "  engineConfig:\n    annotations:\n      ome.io/deploymentMode: rawdeployment\n"
         "  routerConfig:\n    annotations:\n      ome.io/deploymentMode: MultiNode\n"
@@ -196,17 +196,7 @@ def test_a_runtimes_metadata_router_and_misspelled_modes(tmp_path):
             6,
             28,
         ),
-        (
-            "mode_source/does_not_count",
-            "warning",
-            'spec.routerConfig.annotations[ome.io/deploymentMode] is "MultiNode", but OME '
-            f"does not read a mode there for matching: {declares_none}; it sets only the "
-            "router's running mode, for an InferenceService with a router that gets this "
-            "runtime",
-            str(path),
-            18,
-            30,
-        ),
+        # The routerConfig mode (line 18) is none: it sets the router's running mode.
     ]
     assert {f["object"]["name"] for f in run.json()["manifest_findings"]} == {"rt"}
 

@@ -69,8 +69,7 @@ def test_github_commands_point_at_the_manifest_lines(fleet):
     assert run.code == 1
     commands = _commands(run.out)
     findings = _all_findings(_json("audit", fleet))
-    # four of the InferenceServices, and router-mn's routerConfig mode
-    assert len(commands) == len(findings) == 5
+    assert len(commands) == len(findings) == 4
     words = {"error": "error", "warning": "warning", "info": "notice"}
     for (command, props, message), finding in zip(commands, findings, strict=True):
         where = finding["location"]
@@ -129,18 +128,10 @@ def test_junit_one_case_per_isvc_and_counts_match_the_summary(fleet, tmp_path, f
     run = run_cli("audit", fleet, "-o", "junit", "--fail-on", fail_on)
     summary = _json("audit", fleet)["summary"]
     suite, cases = _cases(run.out, tmp_path)
-    # Each InferenceService, then the runtime whose routerConfig mode is a finding.
-    assert suite.tests == len(cases) == summary["isvcs"] + 1
-    manifests = 1 if "warning" in failing else 0  # the routerConfig mode: a warning
-    assert suite.failures == sum(summary["severity"][s] for s in failing) + manifests
-    assert [c.name for c in cases] == [
-        "a/native",
-        "a/pinned",
-        "b/lost",
-        "b/routed",
-        "ClusterServingRuntime router-mn",
-    ]
-    assert [c.classname for c in cases] == ["a", "a", "b", "b", "manifests"]
+    assert suite.tests == len(cases) == summary["isvcs"]
+    assert suite.failures == sum(summary["severity"][s] for s in failing)
+    assert [c.name for c in cases] == ["a/native", "a/pinned", "b/lost", "b/routed"]
+    assert [c.classname for c in cases] == ["a", "a", "b", "b"]
     failed = {c.name: c for c in cases if any(isinstance(r, Failure) for r in c.result)}
     assert len(failed) == suite.failures
     if fail_on == "error":
@@ -347,6 +338,5 @@ def test_markdown_is_whole_when_it_fits_and_cut_by_severity_when_not(fleet, monk
     assert cells == [
         ["error", "<code>admission/model-exists</code>"],
         ["error", "<code>run_failure/router-invalid-mode</code>"],
-        ["warning", "<code>mode/MultiNode</code>"],
         ["warning", "<code>mode/MultiNode</code>"],
     ]

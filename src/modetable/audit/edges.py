@@ -35,7 +35,7 @@ from modetable.rules.words import (
 from modetable.selection import did_you_mean
 from modetable.versions import describe_range
 
-__all__ = ["EDGES", "isvc_edges", "runtime_edges"]
+__all__ = ["EDGES", "isvc_edges", "running_reads", "runtime_edges"]
 
 # Each finding of `mode_source` by the verdict that gives it (None: not a
 # verdict, the override, found by comparing the running mode with what was asked).
@@ -240,6 +240,20 @@ def _runtime_path(policy: Policy, component: str, used: Reading) -> str:
     return paths.render(plan.runtime_path) if plan.runtime_path is not None else used.path
 
 
+def running_reads(policy: Policy) -> set[paths.Segments]:
+    """The runtime's places a running source reads, merged into a component
+    (`running_merge`): a mode written there that matching does not read (a
+    router's) still sets that component's running mode, so it is no
+    `does_not_count`; where it matters, the component's run failure or mode
+    says so."""
+    return {
+        plan.runtime_path
+        for component in policy.components
+        for plan in policy.plans(Purpose.RUNNING, component.name)
+        if plan.runtime_path is not None
+    }
+
+
 def runtime_edges(policy: Policy, cluster: Cluster, runtime: Manifest) -> list[Finding]:
     """The runtime's mode values OME passes over when it matches the runtime
     (what it declares for each compared component), each once, at its value;
@@ -250,6 +264,7 @@ def runtime_edges(policy: Policy, cluster: Cluster, runtime: Manifest) -> list[F
     objects = runtime_objects(policy, cluster, runtime, named=False)
     found: list[Finding] = []
     seen: set[Location] = set()
+    running = running_reads(policy)
     for component in policy.components:
         if component.compared == Compared.NEVER:
             continue
@@ -260,6 +275,8 @@ def runtime_edges(policy: Policy, cluster: Cluster, runtime: Manifest) -> list[F
             if where is None or where in seen or kind not in graded:
                 continue
             if not _written(policy, reading):
+                continue
+            if kind == ModeSourceFinding.DOES_NOT_COUNT and paths.split(reading.path) in running:
                 continue
             seen.add(where)
             if kind == ModeSourceFinding.WHEN_NAMED:

@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from modetable.audit.edges import isvc_edges, runtime_edges
+from modetable.audit.edges import isvc_edges, running_reads, runtime_edges
 from modetable.docs.common import display_path, docs_of, range_note
 from modetable.engine.running import effective
 from modetable.inputs.loading import load_objects
@@ -49,10 +49,19 @@ def _sources(policy: Policy) -> list[Source]:
 
 def _first_reader(policy: Policy, source: Source) -> bool:
     """Whether `source` is the first to read its place (a finding is given once
-    per place, by the first source reading it), and the API server's schema
-    does not refuse what is written there (an `allowed_values` check)."""
+    per place, by the first source reading it), the API server's schema does
+    not refuse what is written there (an `allowed_values` check), and no
+    running source reads it from the runtime (`running_reads`)."""
     refused = {r.source for r in policy.admission if r.check == AdmissionCheck.ALLOWED_VALUES}
     if source.id in refused:
+        return False
+    values = policy.placeholder_values(policy.components[0])
+    if (
+        source.object == SourceObject.RUNTIME
+        and source.counts == Counts.NEVER
+        and source.path is not None
+        and paths.expand(source.path, values) in running_reads(policy)
+    ):
         return False
     side = source.object == SourceObject.RUNTIME
     earlier = _sources(policy)
