@@ -10,11 +10,11 @@ from corpus import MODEL, SHARDED_MODEL, catalog, entry, fleet
 
 from modetable.audit.fast import FleetSelector
 from modetable.selection import outcome_json, select
-from modetable.selection.report import check_json
+from modetable.views.select import CheckView
 
 
 def _traces(outcome):
-    return [[check_json(c) for c in candidate.checks] for candidate in outcome.candidates]
+    return [[CheckView.of(c) for c in candidate.checks] for candidate in outcome.candidates]
 
 
 def assert_fast_agrees(policy, cluster, references=None) -> list[str]:

@@ -12,7 +12,6 @@ from modetable.admission.engine import (
     NotChecked,
     Shown,
     admission_json,
-    admission_lines,
     admit,
 )
 
@@ -23,6 +22,5 @@ __all__ = [
     "NotChecked",
     "Shown",
     "admission_json",
-    "admission_lines",
     "admit",
 ]

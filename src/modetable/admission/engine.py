@@ -28,7 +28,6 @@ __all__ = [
     "NotChecked",
     "Shown",
     "admission_json",
-    "admission_lines",
     "admit",
 ]
 
@@ -146,19 +145,6 @@ def admit(
 def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
     """The checks in force in the order they run: the schema's, then the webhook's."""
     return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
-
-
-def admission_lines(policy: Policy, admission: dict[str, Any]) -> list[str]:
-    """What a table says after the verdict (`admission` as admission_json gives
-    it): when allowed, by which checks; then each check not decided, and why."""
-    lines = []
-    if admission["allowed"]:
-        lines.append(policy.message("admission_scope", count=len(admission["checked"])))
-    lines.extend(
-        policy.message("admission_not_checked", check=n["check"], why=n["why"])
-        for n in admission["not_checked"]
-    )
-    return lines
 
 
 def admission_json(admission: Admission) -> dict[str, Any]:

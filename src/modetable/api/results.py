@@ -1,10 +1,10 @@
-"""What select, effective, admit, match and audit answer, as values: the one
-place each command's JSON is built.
+"""What select, effective, admit, match and audit answer, as values.
 
-Each result is frozen and holds the engine's answer; `to_json()` builds, on
+Each result is frozen and holds the engine's answer; `view` is that answer as
+the command shows it (`modetable.views`), and `to_json()` builds from it, on
 every call, the document `modetable COMMAND -o json` prints. The command line
-prints exactly that (and reads its tables from it), so the commands and the
-Python API cannot drift. The builders here take the engine's types (a rules
+prints exactly that (and reads its tables from the same view), so the
+commands and the Python API cannot drift. The builders here take the engine's types (a rules
 `Policy`, a `manifests.Cluster`, a `Manifest`); `modetable/api/decide.py`
 gives them the public ones.
 """
@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.api.arguments import made_by, one_of
-from modetable.engine.modes import Resolution, resolution_json
+from modetable.engine.modes import Resolution
 from modetable.engine.runtimes import InheritanceError, find_named_runtime, runtime_request
 from modetable.errors import ModetableError
-from modetable.inputs.manifests import Cluster, Manifest, Rejected, runtime_json
+from modetable.inputs.manifests import Cluster, Manifest, Rejected
 from modetable.rules.policy import Policy, rules_json
 
 if TYPE_CHECKING:
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
     from modetable.selection import Outcome
+    from modetable.views.admit import AdmitView
+    from modetable.views.effective import EffectiveView
+    from modetable.views.match import MatchView
+    from modetable.views.select import SelectView
 
 __all__ = [
     "AdmitResult",
@@ -74,6 +78,12 @@ class _AboutOne:
     def version(self) -> str:
         """The OME release asked for (`v1.3.1`)."""
         return self._policy.release
+
+
+def _document(view: Any) -> dict[str, Any]:
+    from modetable.views.converter import unstructure
+
+    return unstructure(view)
 
 
 # --- select ---------------------------------------------------------------------
@@ -136,11 +146,16 @@ class SelectResult:
         """Each component's running mode."""
         return {name: r.mode for name, r in self._outcome.components.items()}
 
+    @property
+    def view(self) -> SelectView:
+        """The answer as `modetable select` shows it."""
+        from modetable.views.select import SelectView
+
+        return SelectView.of(self._policy, self._outcome)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable select -o json` prints (docs/json.md)."""
-        from modetable.selection import outcome_json
-
-        return {**outcome_json(self._outcome), "rules": rules_json(self._policy)}
+        return _document(self.view)
 
 
 def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectResult:
@@ -186,22 +201,16 @@ class EffectiveResult(_AboutOne):
         """Component → the error OME's reconciler would stop at."""
         return dict(self._effective.reconcile)
 
+    @property
+    def view(self) -> EffectiveView:
+        """The answer as `modetable effective` shows it."""
+        from modetable.views.effective import EffectiveView
+
+        return EffectiveView.of(self._policy, self._isvc, self._effective, self.message)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable effective -o json` prints (docs/json.md)."""
-        found = self._effective
-        return {
-            "isvc": self._isvc.ref,
-            "version": self._policy.release,
-            "runtime": runtime_json(found.runtime),
-            "named": found.named,
-            "components": {
-                name: resolution_json(r, trace=False) for name, r in found.components.items()
-            },
-            "reconcile": dict(found.reconcile),
-            "reconcile_logs": dict(found.logs),
-            "message": self.message,
-            "rules": rules_json(self._policy),
-        }
+        return _document(self.view)
 
 
 def effective_result(
@@ -315,15 +324,16 @@ class AdmitResult(_AboutOne):
         """(check id, why) of each check in force that could not be decided offline."""
         return tuple((n.check, n.why) for n in self._admission.not_checked)
 
+    @property
+    def view(self) -> AdmitView:
+        """The answer as `modetable admit` shows it."""
+        from modetable.views.admit import AdmitView
+
+        return AdmitView.of(self._policy, self._admission)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable admit -o json` prints (docs/json.md)."""
-        from modetable.admission import admission_json
-
-        return {
-            "admission": admission_json(self._admission),
-            "version": self._policy.release,
-            "rules": rules_json(self._policy),
-        }
+        return _document(self.view)
 
 
 def admit_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> AdmitResult:
@@ -370,48 +380,20 @@ class MatchResult(_AboutOne):
         command's exit code 0."""
         return bool(self.passing) and not any(m.error for m in self._matched)
 
+    @property
+    def view(self) -> MatchView:
+        """The answer as `modetable match` shows it."""
+        from modetable.views.match import MatchedView, MatchView
+
+        policy = self._policy
+        runtimes = tuple(
+            MatchedView.of(policy, m.runtime, m.named, m.match, m.error) for m in self._matched
+        )
+        return MatchView.of(policy, self._isvc, self._requested, runtimes)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable match -o json` prints (docs/json.md)."""
-        policy = self._policy
-        return {
-            "isvc": self._isvc.ref,
-            "version": policy.release,
-            "requested": {name: resolution_json(r) for name, r in self._requested.items()},
-            "runtimes": [_matched_json(policy, m) for m in self._matched],
-            "rules": rules_json(policy),
-        }
-
-
-def _matched_json(policy: Policy, matched: _Matched) -> dict[str, Any]:
-    runtime = matched.runtime
-    entry: dict[str, Any] = {
-        "name": runtime.name,
-        "kind": runtime.kind,
-        "scope": policy.rules.manifests.scope_labels[runtime.scope],
-        "named": matched.named,
-    }
-    match = matched.match
-    if match is None:
-        reason = matched.error.message if matched.error else None
-        entry.update(result="error", reason=reason, row=None, components={})
-        return entry
-    rejection = match.rejection
-    entry.update(
-        result="pass" if match.passed else "reject",
-        reason=match.reason,
-        row=rejection.row if rejection else None,
-        components={
-            c.component: {
-                "row": c.row,
-                "outcome": c.outcome,
-                "reason": c.reason,
-                "requested": resolution_json(c.requested),
-                "declared": resolution_json(c.declared),
-            }
-            for c in match.components
-        },
-    )
-    return entry
+        return _document(self.view)
 
 
 def match_result(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from modetable.cli.common import (
     Io,
@@ -14,6 +14,9 @@ from modetable.cli.common import (
 )
 from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import Policy
+
+if TYPE_CHECKING:
+    from modetable.views.match import MatchView
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -40,58 +43,53 @@ def run(args: argparse.Namespace, io: Io) -> int:
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
     result = match_result(policy, cluster, isvc, args.runtime)
-    data = result.to_json()
+    view = result.view
     if args.output != "table":
         from modetable.output.render import dump
+        from modetable.views.converter import unstructure
 
-        dump(data, args.output, io.stdout)
+        dump(unstructure(view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print_table(policy, isvc, data, io, explain=args.explain)
+        _print_table(policy, isvc, view, io, explain=args.explain)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).
     return 0 if result.ok else 1
 
 
-def _print_table(
-    policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool
-) -> None:
+def _print_table(policy: Policy, isvc: Manifest, view: MatchView, io: Io, *, explain: bool) -> None:
     from modetable.output.render import line, table
 
     outcomes = policy.rules.matching.outcomes
     asks = ", ".join(
-        f"{name} {r['mode'] or 'none'}" + (f" ({r['source']})" if r["source"] else "")
-        for name, r in data["requested"].items()
+        f"{name} {r.mode or 'none'}" + (f" ({r.source})" if r.source else "")
+        for name, r in view.requested.items()
     )
     io.stdout.write(line(f"InferenceService {isvc.ref} asks: {asks}"))
-    if not data["runtimes"]:
+    if not view.runtimes:
         io.stdout.write("No runtimes for its namespace or at cluster scope.\n")
         return
     rows = []
-    for entry in data["runtimes"]:
-        result = (
-            policy.explanation("chain_broken")
-            if entry["result"] == "error"
-            else outcomes[entry["result"]]
-        )
-        name = entry["name"] + (" (named)" if entry["named"] else "")
-        rows.append([name, entry["scope"], result, entry["row"] or "-", entry["reason"] or "-"])
+    for entry in view.runtimes:
+        result = policy.explanation("chain_broken") if entry.broken else outcomes[entry.result]
+        name = entry.name + (" (named)" if entry.named else "")
+        rows.append([name, entry.scope, result, entry.row or "-", entry.reason or "-"])
     io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
     if explain:
-        for entry in data["runtimes"]:
-            io.stdout.write("\n" + line(f"{entry['name']} ({entry['kind']}):"))
-            for component, detail in entry["components"].items():
+        for entry in view.runtimes:
+            io.stdout.write("\n" + line(f"{entry.name} ({entry.kind}):"))
+            for component, detail in entry.components.items():
                 io.stdout.write(
-                    line(f"  {component}: row {detail['row']}, {outcomes[detail['outcome']]}")
+                    line(f"  {component}: row {detail.row}, {outcomes[detail.outcome]}")
                 )
-                for side, label in (("requested", "InferenceService"), ("declared", "runtime")):
-                    side_data = detail[side]
-                    mode = side_data["mode"] or "none"
-                    source = f" from {side_data['source']}" if side_data["source"] else ""
+                for side, label in (
+                    (detail.requested, "InferenceService"),
+                    (detail.declared, "runtime"),
+                ):
+                    mode = side.mode or "none"
+                    source = f" from {side.source}" if side.source else ""
                     io.stdout.write(line(f"    {label}: {mode}{source}"))
-                    for reading in side_data["passed_over"]:
-                        io.stdout.write(
-                            line(f"      passed over {reading['path']}: {reading['why']}")
-                        )
-            if entry["result"] == "error":
-                io.stdout.write(line(f"  {entry['reason']}"))
+                    for reading in side.passed_over or ():
+                        io.stdout.write(line(f"      passed over {reading.path}: {reading.why}"))
+            if entry.broken:
+                io.stdout.write(line(f"  {entry.reason}"))

@@ -14,7 +14,7 @@ from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
 from modetable.text.templates import fill
 
-__all__ = ["candidate_json", "check_json", "outcome_json", "trace_lines"]
+__all__ = ["candidate_json", "outcome_json", "trace_lines"]
 
 
 def candidate_json(candidate: Candidate) -> dict[str, Any]:
@@ -29,28 +29,6 @@ def candidate_json(candidate: Candidate) -> dict[str, Any]:
         "weight": candidate.weight,
         "score": candidate.score,
     }
-
-
-def check_json(result: CheckResult) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "check": result.check,
-        "state": str(result.state),  # the word itself: JSON holds text
-        "reason": result.reason,
-        "inputs": [{"what": what, "value": value} for what, value in result.inputs],
-    }
-    if result.skip_note is not None:
-        data["note"] = result.skip_note
-    if result.match is not None:
-        data["components"] = {
-            c.component: {
-                "row": c.row,
-                "outcome": c.outcome,
-                "requested": resolution_json(c.requested, trace=False),
-                "declared": resolution_json(c.declared, trace=False),
-            }
-            for c in result.match.components
-        }
-    return data
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
