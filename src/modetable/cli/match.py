@@ -1,4 +1,6 @@
-"""`modetable match`: every runtime against an InferenceService, mode rule alone."""
+"""`modetable match`: every runtime against an InferenceService, mode rule alone;
+by default the table shows those it rejects (and the one named), and counts
+those it passes."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
+    from modetable.views.common import ResolutionView
     from modetable.views.match import MatchView
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
@@ -24,12 +27,19 @@ EXAMPLES = """\
 examples:
   modetable match --isvc llama-demo/llama-3-70b manifests/
   modetable match --isvc examples/inference-service.yaml examples/ --explain
+  modetable match --isvc llama-demo/llama-3-70b manifests/ --all
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
     parser.add_argument("--runtime", metavar="NAME", help="match only this runtime")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every runtime (by default: those the mode rule rejects and the one named, "
+        "the others counted)",
+    )
     parser.add_argument(
         "--explain",
         action="store_true",
@@ -51,13 +61,15 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(unstructure(view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print_table(policy, isvc, view, io, explain=args.explain)
+        _print_table(policy, isvc, view, io, explain=args.explain, every=args.all)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).
     return 0 if result.ok else 1
 
 
-def _print_table(policy: Policy, isvc: Manifest, view: MatchView, io: Io, *, explain: bool) -> None:
+def _print_table(
+    policy: Policy, isvc: Manifest, view: MatchView, io: Io, *, explain: bool, every: bool
+) -> None:
     from modetable.output.render import line, table
 
     outcomes = policy.rules.matching.outcomes
@@ -69,27 +81,53 @@ def _print_table(policy: Policy, isvc: Manifest, view: MatchView, io: Io, *, exp
     if not view.runtimes:
         io.stdout.write("No runtimes for its namespace or at cluster scope.\n")
         return
+    shown = [entry for entry in view.runtimes if every or not entry.passed or entry.named]
     rows = []
-    for entry in view.runtimes:
+    for entry in shown:
         result = policy.explanation("chain_broken") if entry.broken else outcomes[entry.result]
         name = entry.name + (" (named)" if entry.named else "")
         rows.append([name, entry.scope, result, entry.row or "-", entry.reason or "-"])
-    io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
+    if rows:
+        io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
+    hidden = len(view.runtimes) - len(shown)
+    if hidden:
+        io.stdout.write(line(_passing(hidden, every_one=not rows)))
     if explain:
-        for entry in view.runtimes:
+        io.stdout.write("\n" + line(f"InferenceService {isvc.ref}:"))
+        for component, side in view.requested.items():
+            io.stdout.write(line(f"  {component}: {_mode(side)}"))
+            io.stdout.writelines(_passed_over(side, "    "))
+        for entry in shown:
             io.stdout.write("\n" + line(f"{entry.name} ({entry.kind}):"))
             for component, detail in entry.components.items():
                 io.stdout.write(
                     line(f"  {component}: row {detail.row}, {outcomes[detail.outcome]}")
                 )
-                for side, label in (
-                    (detail.requested, "InferenceService"),
-                    (detail.declared, "runtime"),
-                ):
-                    mode = side.mode or "none"
-                    source = f" from {side.source}" if side.source else ""
-                    io.stdout.write(line(f"    {label}: {mode}{source}"))
-                    for reading in side.passed_over or ():
-                        io.stdout.write(line(f"      passed over {reading.path}: {reading.why}"))
+                io.stdout.write(line(f"    runtime: {_mode(detail.declared)}"))
+                io.stdout.writelines(_passed_over(detail.declared, "      "))
             if entry.broken:
                 io.stdout.write(line(f"  {entry.reason}"))
+
+
+def _passing(count: int, *, every_one: bool) -> str:
+    """The line that counts the runtimes the mode rule passes, not shown."""
+    if every_one:
+        counted = "The runtime passes" if count == 1 else f"All {count} runtimes pass"
+        return f"{counted} the mode rule; --all lists them."
+    counted = "1 more runtime passes" if count == 1 else f"{count} more runtimes pass"
+    return f"{counted} the mode rule; --all lists every runtime."
+
+
+def _mode(side: ResolutionView) -> str:
+    """`MODE from SOURCE` (or `none`) of a side of the match."""
+    source = f" from {side.source}" if side.source else ""
+    return f"{side.mode or 'none'}{source}"
+
+
+def _passed_over(side: ResolutionView, indent: str) -> list[str]:
+    from modetable.output.render import line
+
+    return [
+        line(f"{indent}passed over {reading.path}: {reading.why}")
+        for reading in side.passed_over or ()
+    ]

@@ -20,6 +20,7 @@ __all__ = ["ComponentMatchView", "MatchView", "MatchedView"]
 
 # A runtime whose inheritance chain is broken: no match, the webhook's error.
 _ERROR = "error"
+_PASS = "pass"
 
 
 @attrs.frozen
@@ -46,6 +47,11 @@ class MatchedView:
     reason: str | None
     row: str | None
     components: dict[str, ComponentMatchView]
+
+    @property
+    def passed(self) -> bool:
+        """The mode rule passes the runtime (`result` is `pass`)."""
+        return self.result == _PASS
 
     @property
     def broken(self) -> bool:
@@ -81,7 +87,7 @@ class MatchedView:
             kind=runtime.kind,
             scope=scope,
             named=named,
-            result="pass" if match.passed else "reject",
+            result=_PASS if match.passed else "reject",
             reason=match.reason,
             row=rejection.row if rejection else None,
             components=components,
