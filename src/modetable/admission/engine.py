@@ -10,7 +10,6 @@ and records which ran (`checked`), which could not be decided offline
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import attrs
 
@@ -27,7 +26,6 @@ __all__ = [
     "Denial",
     "NotChecked",
     "Shown",
-    "admission_json",
     "admit",
 ]
 
@@ -145,16 +143,3 @@ def admit(
 def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
     """The checks in force in the order they run: the schema's, then the webhook's."""
     return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
-
-
-def admission_json(admission: Admission) -> dict[str, Any]:
-    """The `admission` object of the JSON contracts (docs/json.md)."""
-    return {
-        "allowed": admission.allowed,
-        "message": admission.message,
-        "warnings": list(admission.warnings),
-        "denied_by": admission.denied_by,
-        "warning_checks": list(admission.warning_checks),
-        "checked": list(admission.checked),
-        "not_checked": [{"check": n.check, "why": n.why} for n in admission.not_checked],
-    }

@@ -21,7 +21,7 @@ from modetable.engine.modes import Resolution
 from modetable.engine.runtimes import InheritanceError, find_named_runtime, runtime_request
 from modetable.errors import ModetableError
 from modetable.inputs.manifests import Cluster, Manifest, Rejected
-from modetable.rules.policy import Policy, rules_json
+from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
     # Each command imports only the engine it runs (a cold start is measured).
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from modetable.engine.running import Effective
     from modetable.selection import Outcome
     from modetable.views.admit import AdmitView
+    from modetable.views.audit import AuditItemView, AuditTrailerView, AuditView
     from modetable.views.effective import EffectiveView
     from modetable.views.match import MatchView
     from modetable.views.select import SelectView
@@ -50,7 +51,6 @@ __all__ = [
     "match_result",
     "namespace_note",
     "select_result",
-    "to_plain",
 ]
 
 # A result is made by the function that answers it, never by its caller.
@@ -465,11 +465,16 @@ class AuditItem:
 
         return worst(self._audited.findings)
 
+    @property
+    def view(self) -> AuditItemView:
+        """The item as `modetable audit` shows it."""
+        from modetable.views.audit import AuditItemView
+
+        return AuditItemView.of(self._audited, candidates=self._candidates)
+
     def to_json(self) -> dict[str, Any]:
         """The item as `modetable audit -o json` prints it in `items` (docs/json.md)."""
-        from modetable.audit.fleet import item_json
-
-        return item_json(self._audited, candidates=self._candidates)
+        return _document(self.view)
 
 
 class AuditRun:
@@ -550,19 +555,14 @@ class AuditRun:
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
 
-    def trailer(self) -> dict[str, Any]:
+    def trailer(self) -> AuditTrailerView:
         """What follows `items` in the JSON: the manifests' findings, the
         summary, the rules (asked for once every item is made)."""
-        from modetable.audit.findings import finding_json
+        from modetable.views.audit import AuditTrailerView
 
         if self._waiting:
             raise RuntimeError("an audit's trailer is asked for before its last item")
-
-        return {
-            "manifest_findings": [finding_json(f) for f in self.summary.manifest_findings],
-            "summary": self.summary.as_json(),
-            "rules": rules_json(self.policy),
-        }
+        return AuditTrailerView.of(self.policy, self.summary)
 
 
 @attrs.frozen(eq=False)
@@ -570,13 +570,15 @@ class AuditResult:
     """`modetable audit`: every InferenceService audited, and the summary."""
 
     items: tuple[AuditItem, ...] = attrs.field(validator=_made(tuple))
-    _trailer: dict[str, Any] = attrs.field(alias="trailer", repr=False, validator=_made(dict))
+    _trailer: AuditTrailerView = attrs.field(
+        alias="trailer", repr=False, validator=_made("modetable.views.audit:AuditTrailerView")
+    )
     _failing: frozenset[str] = attrs.field(alias="failing", repr=False, validator=_made(frozenset))
 
     @property
     def summary(self) -> dict[str, Any]:
         """The counts (`summary` of the JSON)."""
-        return to_plain(self._trailer["summary"])
+        return _document(self._trailer.summary)
 
     def fails(self, severity: str | None = "error") -> bool:
         """Whether a finding is `severity` or more severe (`error`, `warning`,
@@ -585,9 +587,16 @@ class AuditResult:
 
         return one_of("severity", severity, SEVERITIES) in self._failing
 
+    @property
+    def view(self) -> AuditView:
+        """The audit as `modetable audit` shows it."""
+        from modetable.views.audit import AuditView
+
+        return AuditView(tuple(item.view for item in self.items), self._trailer)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable audit -o json` prints (docs/json.md)."""
-        return {"items": [item.to_json() for item in self.items], **to_plain(self._trailer)}
+        return _document(self.view)
 
 
 def audit_result(
@@ -631,12 +640,3 @@ def namespace_note(cluster: Cluster, rejected: Sequence[Rejected], namespace: st
     hint = did_you_mean(namespace, [m.namespace for m in cluster.isvcs if m.namespace])
     found = f" ({hint})" if hint else ""
     return f"no InferenceService of namespace {namespace!r} among the manifests{found}"
-
-
-def to_plain(value: Any) -> Any:
-    """A copy of a JSON document (dicts, lists, scalars), nothing shared with it."""
-    if isinstance(value, dict):
-        return {key: to_plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [to_plain(item) for item in value]
-    return value

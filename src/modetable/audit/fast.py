@@ -25,7 +25,7 @@ it how to find the candidates, the winner and the no-runtime message; so the
 outcome's flow (models, named runtimes, admission, events) is `select`'s own.
 A memoised assessment's trace (the requested side's readings and their
 positions) is that of the first InferenceService of its shape; everything
-`outcome_json` shows is the InferenceService's own.
+select's JSON shows (`views.select.OutcomeView`) is the InferenceService's own.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from modetable.audit.findings import counts
-from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
+from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited, AuditSummary
 from modetable.audit.upgrade import Impact
 from modetable.engine.modes import Resolution
 from modetable.engine.running import logged
@@ -116,10 +116,9 @@ def _problem_lines(item: Audited) -> list[str]:
 def write_audit(
     policy: Policy,
     items: list[Audited],
-    summary: dict[str, Any],
+    summary: AuditSummary,
     out: TextIO,
     *,
-    manifest_findings: Sequence[Finding] = (),
     headers: bool = True,
 ) -> None:
     """The table (one row per InferenceService), then each finding at its place,
@@ -150,9 +149,9 @@ def write_audit(
                 # What the move to the replacement changes, under the deprecation.
                 for change in changes.get(finding.message, ()):
                     out.write(line(f"        {change.message}"))
-    if manifest_findings:
+    if summary.manifest_findings:
         out.write("\nManifests:\n")
-        for finding in manifest_findings:
+        for finding in summary.manifest_findings:
             out.writelines(line(f"  {text}") for text in finding_lines(finding))
     out.write("\n" + audit_summary_line(summary) + "\n")
 
@@ -176,13 +175,13 @@ def _count(number: int, severity: str) -> str:
     return f"{number} {word}"
 
 
-def audit_summary_line(summary: dict[str, Any]) -> str:
+def audit_summary_line(summary: AuditSummary) -> str:
     """`4 InferenceServices (v1.3): 1 ok, 2 with errors, 1 with warnings; findings: ...`."""
-    graded = summary["severity"]
-    parts = [f"{summary['ok']} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
-    found = ", ".join(_count(n, s) for s, n in summary["findings"].items())
+    graded = summary.severity
+    parts = [f"{summary.ok} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
+    found = ", ".join(_count(n, s) for s, n in summary.findings.items())
     return (
-        f"{counted(summary['isvcs'], 'InferenceService')} ({summary['version']}): "
+        f"{counted(summary.isvcs, 'InferenceService')} ({summary.policy.release}): "
         + ", ".join(parts)
         + f"; findings: {found}"
     )
@@ -193,12 +192,12 @@ def _plural(severity: str, number: int) -> str:
     return severity if severity == Severity.INFO else f"{severity}s"
 
 
-def write_upgrade(
-    policy: Policy, impacts: list[Impact], summary: dict[str, Any], out: TextIO
-) -> None:
+def write_upgrade(before: Policy, after: Policy, impacts: list[Impact], out: TextIO) -> None:
+    """The InferenceServices that change, a row each, then what changes for each;
+    first the counts (those of the JSON's `summary`)."""
     changed = [i for i in impacts if i.changed]
     components = _components(
-        policy, [o for i in impacts for o in (i.before.outcome, i.after.outcome)]
+        after, [o for i in impacts for o in (i.before.outcome, i.after.outcome)]
     )
     rows = []
     for impact in changed:
@@ -213,12 +212,13 @@ def write_upgrade(
             ]
         )
     headers = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "IMPACT"]
-    unchanged = summary["unchanged"]
+    unchanged = len(impacts) - len(changed)
     stay = "stays as it is" if unchanged == 1 else "stay as they are"
+    breaking = sum(i.breaking for i in impacts)
     out.write(
-        f"Upgrade {summary['from']} -> {summary['to']}: "
-        f"{counted(summary['isvcs'], 'InferenceService')}, "
-        f"{summary['changed']} change ({summary['breaking']} breaking), "
+        f"Upgrade {before.release} -> {after.release}: "
+        f"{counted(len(impacts), 'InferenceService')}, "
+        f"{len(changed)} change ({breaking} breaking), "
         f"{unchanged} {stay}.\n"
     )
     if rows:

@@ -101,7 +101,7 @@ def as_report(
         rules=tuple(
             Rule(*entry, help_uri=finding_uri(policy, entry[0])) for entry in described(policy)
         ),
-        summary=audit_summary_line(summary.as_json()),
+        summary=audit_summary_line(summary),
         fail_on=fail_on,
         version=__version__,
         rules_used=rules_json(policy),
@@ -132,14 +132,7 @@ def write_report(
         from modetable.audit.output import write_audit
 
         out.write(preface)
-        write_audit(
-            policy,
-            items,
-            summary.as_json(),
-            out,
-            manifest_findings=summary.manifest_findings,
-            headers=not args.no_headers,
-        )
+        write_audit(policy, items, summary, out, headers=not args.no_headers)
         return
     from modetable.reports import write
 

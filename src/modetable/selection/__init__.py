@@ -7,7 +7,6 @@ are its own business, and tests/test_public_surface.py holds the audit to it):
 For one InferenceService:
 
 - `select(policy, cluster, isvc) -> Outcome`: the reference selection.
-- `outcome_json(outcome) -> dict`, `candidate_json`: `modetable select`'s JSON.
 - `make_context` / `assess`: the checks on one runtime, for callers that
   assess many runtimes against one InferenceService (`Context`, `Candidate`,
   `CheckResult`, `CheckState`).
@@ -49,7 +48,6 @@ from modetable.selection.outcome import (
     no_runtime_message,
     select,
 )
-from modetable.selection.report import candidate_json, outcome_json
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import rank_key
 
@@ -67,12 +65,10 @@ __all__ = [
     "RuntimeView",
     "StatusCondition",
     "assess",
-    "candidate_json",
     "make_context",
     "model_facts",
     "no_runtime_message",
     "order",
-    "outcome_json",
     "rank_key",
     "ranking_facts",
     "read_field",

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from modetable.selection.checks import Candidate
 
 __all__ = [
+    "FLATTEN",
     "OMIT_IF_NONE",
     "AdmissionView",
     "CandidateView",
@@ -27,11 +28,19 @@ __all__ = [
     "ResolutionView",
     "RulesView",
     "RuntimeView",
+    "key",
 ]
 
 # A field's metadata for the converter: the key is left out of the JSON when
 # the value is None (a document that shows it only when there is one).
 OMIT_IF_NONE = {"omit_if_none": True}
+# A field whose document's keys stand in its place, in order, in its owner's.
+FLATTEN = {"flatten": True}
+
+
+def key(name: str) -> dict[str, str]:
+    """A field's metadata: its key in the JSON is `name` (a Python word: `from`)."""
+    return {"key": name}
 
 
 @attrs.frozen

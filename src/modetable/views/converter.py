@@ -4,8 +4,10 @@ which `-o json`, `-o yaml` and the Python API's `to_json()` write.
 cattrs is imported here alone, and this module only when a document is made:
 a table never pays for it. A view's fields are its document's keys, in order;
 a field whose metadata says `omit_if_none` is left out when None (`note` of a
-check that ran); a field's metadata `key` renames it (a key that is a Python
-word). Tuples become lists, as JSON and YAML write them.
+check that ran); `flatten`, a field whose document's keys stand in its place
+(an audit item: the InferenceService's identity, then its outcome's keys); a
+field's metadata `key` renames it (a key that is a Python word: `from`).
+Tuples become lists, as JSON and YAML write them.
 """
 
 from __future__ import annotations
@@ -35,20 +37,30 @@ def _converter() -> cattrs.Converter:
             f.name: override(rename=f.metadata["key"]) for f in fields if "key" in f.metadata
         }
         whole = make_dict_unstructure_fn(cls, converter, **renamed)
-        omitted = [f.metadata.get("key", f.name) for f in fields if f.metadata.get("omit_if_none")]
-        if not omitted:
+        keys = {f.name: f.metadata.get("key", f.name) for f in fields}
+        omitted = [keys[f.name] for f in fields if f.metadata.get("omit_if_none")]
+        spliced = {keys[f.name] for f in fields if f.metadata.get("flatten")}
+        if not omitted and not spliced:
             return whole
 
-        # Left out after the fact, not by cattrs' omit_if_default, which would
-        # move the keys it may omit to the end of the document.
-        def some(view: Any) -> dict[str, Any]:
+        # Left out and spliced after the fact, not by cattrs' omit_if_default,
+        # which would move the keys it may omit to the end of the document.
+        def shaped(view: Any) -> dict[str, Any]:
             document = whole(view)
+            if spliced:
+                flat: dict[str, Any] = {}
+                for key, value in document.items():
+                    if key in spliced:
+                        flat.update(value)
+                    else:
+                        flat[key] = value
+                document = flat
             for key in omitted:
                 if document[key] is None:
                     del document[key]
             return document
 
-        return some
+        return shaped
 
     converter.register_unstructure_hook_factory(attrs.has, document)
     return converter

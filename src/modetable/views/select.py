@@ -4,7 +4,7 @@ and a check on one runtime as `explain --why` shows it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -29,6 +29,7 @@ __all__ = [
     "ConditionView",
     "EventView",
     "InputView",
+    "OutcomeView",
     "SelectView",
 ]
 
@@ -57,8 +58,9 @@ class ConditionView:
 
 
 @attrs.frozen
-class SelectView:
-    """What `modetable select -o json` prints (docs/json.md)."""
+class OutcomeView:
+    """The outcome OME reaches for an InferenceService: select's answer, and
+    each audit item's; `candidates` left out when not asked for (an audit's)."""
 
     isvc: str
     version: str
@@ -73,40 +75,59 @@ class SelectView:
     reconcile: dict[str, str]
     reconcile_rules: dict[str, str | None]
     reconcile_logs: dict[str, str]
-    candidates: tuple[CandidateView, ...]
+    candidates: tuple[CandidateView, ...] | None = attrs.field(metadata=OMIT_IF_NONE)
     named_check: CandidateView | None
     cause: ObjectView | None
     hint: str | None
-    rules: RulesView
 
-    @classmethod
-    def of(cls, policy: Policy, outcome: Outcome) -> SelectView:
+    @staticmethod
+    def fields_of(outcome: Outcome, *, candidates: bool = True) -> dict[str, Any]:
+        """The fields an outcome gives, by name (a subclass adds its own)."""
         named_check = outcome.named_check
-        return cls(
-            isvc=outcome.isvc.ref,
-            version=outcome.version,
-            result=outcome.result,
-            runtime=RuntimeView.of(outcome.runtime),
-            named=outcome.named,
-            message=outcome.message,
-            admission=AdmissionView.of(outcome.admission),
-            events=tuple(EventView(e.type, e.reason, e.message, e.outcome) for e in outcome.events),
-            conditions=tuple(
+        return {
+            "isvc": outcome.isvc.ref,
+            "version": outcome.version,
+            "result": outcome.result,
+            "runtime": RuntimeView.of(outcome.runtime),
+            "named": outcome.named,
+            "message": outcome.message,
+            "admission": AdmissionView.of(outcome.admission),
+            "events": tuple(
+                EventView(e.type, e.reason, e.message, e.outcome) for e in outcome.events
+            ),
+            "conditions": tuple(
                 ConditionView(c.type, c.status, c.reason, c.message, c.severity, c.outcome)
                 for c in outcome.conditions
             ),
-            components={
+            "components": {
                 name: ResolutionView.of(r, trace=False) for name, r in outcome.components.items()
             },
-            reconcile=dict(outcome.reconcile),
-            reconcile_rules=dict(outcome.reconcile_rules),
-            reconcile_logs=dict(outcome.reconcile_logs),
-            candidates=tuple(CandidateView.of(c) for c in outcome.candidates),
-            named_check=CandidateView.of(named_check) if named_check else None,
-            cause=ObjectView.of(outcome.cause),
-            hint=outcome.hint,
-            rules=RulesView.of(policy),
-        )
+            "reconcile": dict(outcome.reconcile),
+            "reconcile_rules": dict(outcome.reconcile_rules),
+            "reconcile_logs": dict(outcome.reconcile_logs),
+            "candidates": tuple(CandidateView.of(c) for c in outcome.candidates)
+            if candidates
+            else None,
+            "named_check": CandidateView.of(named_check) if named_check else None,
+            "cause": ObjectView.of(outcome.cause),
+            "hint": outcome.hint,
+        }
+
+    @classmethod
+    def of(cls, outcome: Outcome, *, candidates: bool = True) -> OutcomeView:
+        return cls(**cls.fields_of(outcome, candidates=candidates))
+
+
+@attrs.frozen
+class SelectView(OutcomeView):
+    """What `modetable select -o json` prints (docs/json.md): the outcome and
+    the rules read."""
+
+    rules: RulesView
+
+    @classmethod
+    def of(cls, policy: Policy, outcome: Outcome) -> SelectView:  # type: ignore[override]
+        return cls(**cls.fields_of(outcome), rules=RulesView.of(policy))
 
 
 @attrs.frozen
