@@ -1745,16 +1745,43 @@ def test_the_table_says_allowed_by_which_checks_and_what_it_did_not_decide(tmp_p
         "Not checked: rollout-plan-size: a rollout group has an inline progression: its size "
         "is checked against the operator's rollout.maxPinnedPlanBytes, which is not decided here"
     )
-    admitted = run_cli("admit", "--isvc", "ns/svc", str(path))
+    admitted = run_cli("admit", "--isvc", "ns/svc", str(path), "-v")
     assert admitted.out.splitlines() == [
         f"Warning: {PICKED}",
         "InferenceService ns/svc: allowed",
         SCOPE.format(n=len(V13) - 1),
         not_checked,
     ]
-    selected = run_cli("select", "--isvc", "ns/svc", str(path)).out.splitlines()
+    selected = run_cli("select", "--isvc", "ns/svc", str(path), "-v").out.splitlines()
     at = selected.index("Admission: allowed")
     assert selected[at + 1 : at + 3] == [SCOPE.format(n=len(V13) - 1), not_checked]
+
+
+def test_without_v_what_is_not_modelled_is_one_line_pointing_at_v(tmp_path):
+    """What the InferenceService left undecided stays; the standing caveats (the
+    admission checks and the runtime webhook's checks not modelled) are one line."""
+    docs = [isvc(rollout(canary(["engine"]), **NATIVE)), *cluster_docs()]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    brief = f"Allowed by the {len(V13) - 1} checks modetable runs; -v lists what it does not model"
+    not_checked = (
+        "Not checked: rollout-plan-size: a rollout group has an inline progression: its size "
+        "is checked against the operator's rollout.maxPinnedPlanBytes, which is not decided here"
+    )
+    admitted = run_cli("admit", "--isvc", "ns/svc", str(path))
+    assert admitted.out.splitlines() == [
+        f"Warning: {PICKED}",
+        "InferenceService ns/svc: allowed",
+        brief,
+        not_checked,
+    ]
+    selected = run_cli("select", "--isvc", "ns/svc", str(path))
+    lines = selected.out.splitlines()
+    at = lines.index("Admission: allowed")
+    assert lines[at + 1 : at + 4] == [brief, not_checked, ""]
+    assert run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json").json()["admission"][
+        "not_checked"
+    ] == [{"check": "rollout-plan-size", "why": not_checked.split(": ", 2)[2]}]
 
 
 def test_the_docs_list_the_checks_in_order_per_version(v13, v122):

@@ -187,6 +187,8 @@ def _placeless(value):
     """A JSON document without the places of things (files and lines here, object
     paths there): what is left is the verdict."""
     if isinstance(value, dict):
+        if "label" in value:  # a finding's related place: what it is, not where
+            return {"label": value["label"]}
         return {k: _placeless(v) for k, v in value.items() if k not in ("at", "location")}
     if isinstance(value, list):
         return [_placeless(v) for v in value]

@@ -57,7 +57,7 @@ def test_match_when_the_mode_rule_passes_every_runtime(tmp_path):
         ],
     )
     one = run_cli("match", "--isvc", "ns/svc", path, "--runtime", "a")
-    assert one.out.splitlines()[1:] == ["The runtime passes the mode rule; --all lists them."]
+    assert one.out.splitlines()[1:] == ["The runtime passes the mode rule; --all lists it."]
 
 
 def test_match_explain_says_the_inference_services_side_once(tmp_path):

@@ -338,3 +338,46 @@ def test_a_catalog_inference_service_fits_one_screen(catalog, isvc):
     shown = len(run.out.splitlines()) - 3
     hidden = int(run.out.splitlines()[-1].split()[0])
     assert shown + hidden == 203
+
+
+def test_why_on_the_catalog_is_that_runtimes_trace_alone(catalog):
+    run = run_cli("explain", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--why", "srt-phi-2")
+    assert run.code == 0
+    lines = run.out.splitlines()
+    assert lines[0] == "srt-phi-2 (ClusterServingRuntime, Cluster): No"
+    assert [line.split(":")[0] for line in lines if line[:1].isdigit()] == [
+        "1. disabled",
+        "2. accelerator-class",
+        "3. deployment-mode",
+        "4. model-format",
+        "5. model-size",
+        "6. auto-select",
+        "7. score",
+    ]
+    assert not any(line.startswith("RUNTIME") for line in lines)
+    assert len(lines) == 22  # with the whole table first, 227 lines were printed
+
+
+def test_match_explain_on_the_catalog(catalog):
+    """The runtime named, the one other runtimes' count, and the InferenceService's
+    side said once (it took 1,426 lines)."""
+    run = run_cli("match", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--explain")
+    assert run.code == 0
+    assert run.out.splitlines() == [
+        "InferenceService phi-2-test/phi-2-test asks: engine none",
+        "RUNTIME            SCOPE    RESULT    ROW    REASON",
+        "srt-phi-2 (named)  Cluster  Passes    -      -",
+        "202 more runtimes pass the mode rule; --all lists every runtime.",
+        "",
+        "InferenceService phi-2-test/phi-2-test:",
+        "  engine: none",
+        "    passed over metadata.annotations[ome.io/deploymentMode]: RawDeployment: "
+        "does not count for matching",
+        "",
+        "srt-phi-2 (ClusterServingRuntime):",
+        "  engine: row requested-none, Passes",
+        "    runtime: none",
+    ]
+    every = run_cli("match", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--explain", "--all")
+    assert every.out.count("passed over metadata.annotations") == 1
+    assert every.out.count(" (ClusterServingRuntime):") == 203

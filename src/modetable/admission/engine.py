@@ -41,6 +41,8 @@ class Denial:
     stage: str
     reason: str
     message: str
+    # The InferenceService's field that decides it (a path), when the check knows it.
+    field: str | None = None
 
 
 @attrs.frozen
@@ -67,6 +69,8 @@ class Admission:
     warning_checks: tuple[str, ...] = ()
     checked: tuple[str, ...] = ()
     not_checked: tuple[NotChecked, ...] = ()
+    # The field each warning is about (a path, or None), beside `warnings`.
+    warning_fields: tuple[str | None, ...] = ()
 
     @property
     def denied_by(self) -> str | None:
@@ -94,6 +98,7 @@ def admit(
     here = Inputs(policy, isvc, cluster, selection, result, (), read)
     warnings: list[str] = []
     warning_checks: list[str] = []
+    warning_fields: list[str | None] = []
     checked: list[str] = []
     not_checked: list[NotChecked] = []
     for rule in _ordered(policy):
@@ -122,13 +127,16 @@ def admit(
                 allowed=False,
                 message=shown,
                 warnings=tuple(warnings),
-                denials=(Denial(rule.id, rule.stage, verdict.denial, shown),),
+                denials=(Denial(rule.id, rule.stage, verdict.denial, shown, verdict.field),),
                 warning_checks=tuple(warning_checks),
                 checked=tuple(checked),
                 not_checked=tuple(not_checked),
+                warning_fields=tuple(warning_fields),
             )
         warnings.extend(verdict.warnings)
         warning_checks.extend(rule.id for _ in verdict.warnings)
+        fields = verdict.warning_fields or (None,) * len(verdict.warnings)
+        warning_fields.extend(fields)
     return Admission(
         allowed=True,
         message=None,
@@ -136,6 +144,7 @@ def admit(
         warning_checks=tuple(warning_checks),
         checked=tuple(checked),
         not_checked=tuple(not_checked),
+        warning_fields=tuple(warning_fields),
     )
 
 

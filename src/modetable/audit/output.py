@@ -157,8 +157,11 @@ def write_audit(
 
 
 def finding_lines(finding: Finding) -> list[str]:
-    """`FILE:LINE:COL: SEVERITY: message [id]`, then the hint when there is one."""
+    """`FILE:LINE:COL: SEVERITY: message [id]`, then the other objects' places
+    it involves and the hint, when there are."""
     lines = [f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]"]
+    if finding.related:
+        lines.append(f"    {finding.see_also}")
     if finding.hint:
         lines.append(f"    {finding.hint}")
     return lines

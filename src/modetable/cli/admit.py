@@ -8,6 +8,7 @@ import argparse
 from modetable.cli.common import (
     Io,
     add_isvc_inputs,
+    add_verbose,
     admission_lines,
     isvc_and_cluster,
     load_policy,
@@ -25,6 +26,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
+    add_verbose(parser, "when allowed, list the checks modetable does not model (the table)")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -49,6 +51,6 @@ def run(args: argparse.Namespace, io: Io) -> int:
             io.stdout.write(
                 line(f"InferenceService {isvc.ref}: denied") + line(verdict.message or "")
             )
-        for said in admission_lines(policy, verdict):
+        for said in admission_lines(policy, verdict, verbose=args.verbose):
             io.stdout.write(line(said))
     return 0 if verdict.allowed else 1

@@ -31,6 +31,7 @@ __all__ = [
     "add_manifests",
     "add_namespaces",
     "add_output",
+    "add_verbose",
     "admission_lines",
     "components_table",
     "covered",
@@ -58,6 +59,11 @@ def add_output(parser: argparse.ArgumentParser, *, ci: bool = False, html: bool 
     parser.add_argument(
         "-o", "--output", choices=choices, default="table", help="output format (default: table)"
     )
+
+
+def add_verbose(parser: argparse.ArgumentParser, what: str) -> None:
+    """-v: the table in full (`what` it adds)."""
+    parser.add_argument("-v", "--verbose", action="store_true", help=what)
 
 
 def add_namespaces(parser: argparse.ArgumentParser, namespace_help: str) -> None:
@@ -250,12 +256,14 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
     return cluster.find_isvc(ref), cluster
 
 
-def admission_lines(policy: Policy, admission: AdmissionView) -> list[str]:
-    """What a table says after the verdict: when allowed, by which checks; then
+def admission_lines(policy: Policy, admission: AdmissionView, *, verbose: bool) -> list[str]:
+    """What a table says after the verdict: when allowed, by which checks (with
+    `verbose`, and what is not modelled; else one line pointing at -v); then
     each check not decided, and why."""
     lines = []
     if admission.allowed:
-        lines.append(policy.message("admission_scope", count=len(admission.checked)))
+        scope = "admission_scope" if verbose else "admission_scope_brief"
+        lines.append(policy.message(scope, count=len(admission.checked)))
     lines.extend(
         policy.message("admission_not_checked", check=n.check, why=n.why)
         for n in admission.not_checked

@@ -112,8 +112,9 @@ def _print_table(
 def _passing(count: int, *, every_one: bool) -> str:
     """The line that counts the runtimes the mode rule passes, not shown."""
     if every_one:
-        counted = "The runtime passes" if count == 1 else f"All {count} runtimes pass"
-        return f"{counted} the mode rule; --all lists them."
+        if count == 1:
+            return "The runtime passes the mode rule; --all lists it."
+        return f"All {count} runtimes pass the mode rule; --all lists them."
     counted = "1 more runtime passes" if count == 1 else f"{count} more runtimes pass"
     return f"{counted} the mode rule; --all lists every runtime."
 

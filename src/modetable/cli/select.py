@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from modetable.cli.common import (
     Io,
     add_isvc_inputs,
+    add_verbose,
     admission_lines,
     components_table,
     isvc_and_cluster,
@@ -31,6 +32,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
+    add_verbose(parser, "list the checks of OME's webhooks modetable does not model (the table)")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -47,12 +49,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(unstructure(view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print(policy, view, io)
+        _print(policy, view, io, verbose=args.verbose)
     # A virtual InferenceService needs no runtime: OME marks it Ready.
     return 0 if result.runtime is not None or result.virtual else 1
 
 
-def _print(policy: Policy, view: SelectView, io: Io) -> None:
+def _print(policy: Policy, view: SelectView, io: Io, *, verbose: bool) -> None:
     from modetable.output.render import line, table
 
     out = io.stdout
@@ -78,12 +80,16 @@ def _print(policy: Policy, view: SelectView, io: Io) -> None:
         out.write("Admission: allowed\n")
     else:
         out.write("Admission: denied\n" + line(admission.message or ""))
-    for said in admission_lines(policy, admission):
+    for said in admission_lines(policy, admission, verbose=verbose):
         out.write(line(said))
     webhook = policy.rules.runtime_admission
     if runtime is not None and webhook is not None:
-        # The runtime used is taken to exist: say which of its checks that rests on.
-        out.write(line(policy.message(webhook.not_modelled)))
+        # The runtime used is taken to exist: say which of its checks that rests on
+        # (without -v, the line above points at them when allowed; else this one).
+        if verbose:
+            out.write(line(policy.message(webhook.not_modelled)))
+        elif not admission.allowed:
+            out.write(line(policy.message("not_modelled_brief")))
     if view.events:
         out.write("\n")
         rows = [[e.type, e.reason, e.message] for e in view.events]

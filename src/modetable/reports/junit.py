@@ -23,7 +23,8 @@ def _text(text: str) -> str:
 
 def line(finding: Finding) -> str:
     text = f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]"
-    return text + (f" ({finding.hint})" if finding.hint else "")
+    also = f" ({finding.see_also})" if finding.related else ""
+    return text + also + (f" ({finding.hint})" if finding.hint else "")
 
 
 def failing(report: Report, subject: Subject) -> list[Finding]:

@@ -40,7 +40,10 @@ def _row(subject: str, finding: Finding) -> list[str]:
     what = inert(" ".join(p for p in (obj.kind, ref) if p)) or "-"
     # A hint is the rules' own text (its Markdown kept); the message quotes inputs.
     message = inert(finding.message) + (f" ({finding.hint})" if finding.hint else "")
-    cells = (inert(subject), what, _code(str(finding.location)), message)
+    where = _code(str(finding.location)) + "".join(
+        f"\nsee {inert(r.label)} at {_code(str(r.location))}" for r in finding.related
+    )
+    cells = (inert(subject), what, where, message)
     return [finding.severity, _code(finding.id), *cells]
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
+from modetable.errors import Location
 from modetable.reports import Report, Rule
 from modetable.reports.finding import Finding
 from modetable.rules.words import Severity
@@ -43,7 +44,10 @@ def uri(file: str) -> str:
 
 
 def location(finding: Finding) -> dict[str, Any] | None:
-    where = finding.location
+    return _physical(finding.location)
+
+
+def _physical(where: Location) -> dict[str, Any] | None:
     if where.file == _STDIN:
         return None
     region: dict[str, Any] = {}
@@ -69,6 +73,15 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
     placed = location(finding)
     if placed is not None:
         data["locations"] = [placed]
+    # The other objects the finding involves (the model, the runtime), each
+    # with what it is.
+    also = []
+    for number, other in enumerate(finding.related):
+        physical = _physical(other.location)
+        if physical is not None:
+            also.append({"id": number, **physical, "message": {"text": other.label}})
+    if also:
+        data["relatedLocations"] = also
     if obj.kind is not None:
         data["properties"] = {"kind": obj.kind, "namespace": obj.namespace, "name": obj.name}
     return data

@@ -135,6 +135,10 @@ class Outcome:
     # What to do: a "did you mean" for a name that is not found, or the
     # rules' hint for the outcome (`selection.hints`).
     hint: str | None = None
+    # The InferenceService's field the outcome turns on (a path of the rules:
+    # the model or the runtime it names, or where it would), where a finding
+    # about it belongs.
+    field: str | None = None
 
     @property
     def picked(self) -> Candidate | None:
@@ -258,6 +262,7 @@ class Case:
         named_check: Candidate | None = None,
         cause: Manifest | None = None,
         hint: str | None = None,
+        field: str | None = None,
         **values: Any,
     ) -> Outcome:
         policy = self.policy
@@ -306,6 +311,7 @@ class Case:
             resolved=resolved,
             cause=cause,
             hint=hint or outcome_hint(policy, results[-1]),
+            field=field,
         )
 
     def _shows(
@@ -451,13 +457,20 @@ def select(
             "cluster_scope": Scope.CLUSTER,
         },
     )
+    # The fields a finding about the model, or the runtime, belongs at.
+    model_field = f"{rules.model_ref.path}.{rules.model_ref.name}"
+    runtime_field = policy.rules.runtime_ref.name
     if isinstance(ref, NamelessModelRef):
-        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path)
+        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path, field=ref.path)
     if ref is None:
         if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
-            return case.finish(SelectionOutcome.NO_MODEL_OR_RUNTIME, path=rules.model_ref.path)
+            return case.finish(
+                SelectionOutcome.NO_MODEL_OR_RUNTIME,
+                path=rules.model_ref.path,
+                field=rules.model_ref.path,
+            )
         # Since v1.3 a runtime-only InferenceService skips all model work.
-        return _named(case, request, None, chooser)
+        return _named(case, request, None, chooser, runtime_field)
     model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
     if model is None:
         models = {r.kind for r in policy.rules.manifests.models}
@@ -465,13 +478,19 @@ def select(
             ref.name, _models_for(policy, cluster, ref.kind, isvc.namespace)
         )
         return case.finish(
-            "model_missing", message=policy.message("model_not_found", **case.values), hint=hint
+            "model_missing",
+            message=policy.message("model_not_found", **case.values),
+            hint=hint,
+            field=model_field,
         )
     case = attrs.evolve(case, model=model)
     facts = chooser.model_facts(model)
     if facts.disabled:
         return case.finish(
-            "model_disabled", message=policy.message("model_disabled", **case.values), cause=model
+            "model_disabled",
+            message=policy.message("model_disabled", **case.values),
+            cause=model,
+            field=model_field,
         )
     sharded = rules.sharded
     if (
@@ -480,7 +499,10 @@ def select(
         and facts.distribution == sharded.value
     ):
         return case.finish(
-            SelectionOutcome.MODEL_SHARDED, message=policy.message("model_sharded"), cause=model
+            SelectionOutcome.MODEL_SHARDED,
+            message=policy.message("model_sharded"),
+            cause=model,
+            field=model_field,
         )
     ctx = make_context(
         policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
@@ -490,17 +512,31 @@ def select(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}
     )
     if request is not None:
-        return _named(case, request, ctx, chooser)
+        if not facts.format_name and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID):
+            # Checked before the runtime is looked up, where the rules say so.
+            message = policy.message("model_format_required")
+            return case.finish(
+                SelectionOutcome.NAMED_MODEL_INVALID,
+                message=message,
+                cause=model,
+                field=model_field,
+            )
+        return _named(case, request, ctx, chooser, runtime_field)
     if not facts.format_name:
         return case.finish(
             SelectionOutcome.MODEL_FORMAT_MISSING,
             message=policy.message("model_format_required"),
             cause=model,
+            field=model_field,
         )
     picked = chooser.best(ctx, candidates)
     if picked is not None:
-        return case.finish(SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name)
-    return case.finish(SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates))
+        return case.finish(
+            SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name, field=model_field
+        )
+    return case.finish(
+        SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates), field=model_field
+    )
 
 
 def outcome_hint(policy: Policy, outcome: str) -> str | None:
@@ -528,18 +564,11 @@ def disabled_refusal(policy: Policy, view: RuntimeView) -> str | None:
 
 
 def _named(
-    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser
+    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser, field: str
 ) -> Outcome:
-    """The runtime the InferenceService names: used even when its checks fail."""
+    """The runtime the InferenceService names (at `field`): used even when its
+    checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
-    if (
-        ctx is not None
-        and not ctx.model.format_name
-        and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID)
-    ):
-        # Checked before the runtime is looked up, where the rules say so.
-        message = policy.message("model_format_required")
-        return case.finish(SelectionOutcome.NAMED_MODEL_INVALID, message=message, cause=case.model)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
     if runtime is None:
         key = (
@@ -552,20 +581,29 @@ def _named(
             request.name, [r.name for r in case.cluster.runtimes_for(case.isvc.namespace)]
         )
         return case.finish(
-            SelectionOutcome.RUNTIME_MISSING, message=policy.message(key, **case.values), hint=hint
+            SelectionOutcome.RUNTIME_MISSING,
+            message=policy.message(key, **case.values),
+            hint=hint,
+            field=field,
         )
     try:
         view = chooser.named_view(case.cluster, runtime)
     except InheritanceError as exc:
-        return case.finish(SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime)
+        return case.finish(
+            SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime, field=field
+        )
     message = disabled_refusal(policy, view)
     if message is not None:
-        return case.finish(SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime)
+        return case.finish(
+            SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime, field=field
+        )
     if ctx is None:
-        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True)
+        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, field=field)
     check = chooser.named_check(ctx, runtime, view)
     if check.compatible:
-        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, named_check=check)
+        return case.finish(
+            SelectionOutcome.NAMED, used=runtime, named=True, named_check=check, field=field
+        )
     failed = next(c for c in rules.checks if c.id == check.failed_check)
     detail = policy.message(
         "unsupported_detail",
@@ -581,6 +619,7 @@ def _named(
         named_check=check,
         detail=detail,
         cause=runtime,
+        field=field,
     )
 
 

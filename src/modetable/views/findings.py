@@ -13,7 +13,7 @@ from modetable.text.shown import escape
 if TYPE_CHECKING:
     from modetable.reports.finding import Finding
 
-__all__ = ["FindingObjectView", "FindingView", "LocationView"]
+__all__ = ["FindingObjectView", "FindingView", "LocationView", "RelatedView"]
 
 
 @attrs.frozen
@@ -35,6 +35,17 @@ class FindingObjectView:
 
 
 @attrs.frozen
+class RelatedView:
+    """Another object's place the finding involves (the model, the runtime),
+    and what is there."""
+
+    file: str
+    line: int
+    col: int
+    label: str
+
+
+@attrs.frozen
 class FindingView:
     """One finding."""
 
@@ -44,6 +55,7 @@ class FindingView:
     location: LocationView
     object: FindingObjectView
     hint: str | None
+    related: tuple[RelatedView, ...]
 
     @classmethod
     def of(cls, finding: Finding) -> FindingView:
@@ -56,4 +68,8 @@ class FindingView:
             location=LocationView(escape(where.file), where.line, where.col),
             object=FindingObjectView(obj.kind, obj.namespace, obj.name),
             hint=finding.hint,
+            related=tuple(
+                RelatedView(escape(r.location.file), r.location.line, r.location.col, r.label)
+                for r in finding.related
+            ),
         )
