@@ -114,3 +114,37 @@ def test_tuples_become_lists_and_a_reading_keeps_its_place_when_it_has_one():
         "mode": "OMENative",
         "source": "spec",
     }
+
+
+def test_a_document_reads_back_into_its_view_flattened_and_renamed_fields_included():
+    from modetable.views.audit import AuditSummaryView
+    from modetable.views.converter import structure
+    from modetable.views.upgrade import FromTo
+
+    summary = AuditSummaryView(
+        version="v1.3",
+        isvcs=3,
+        ok=1,
+        problems={"denied": 2, "no_runtime": 1, "run_failure": 0},
+        deprecated=0,
+        results={"picked": 1},
+        modes={"engine": {"RawDeployment": 3}},
+        severity={"error": 2},
+        findings={"error": 2},
+    )
+    document = unstructure(summary)
+    assert list(document)[:7] == [
+        "version",
+        "isvcs",
+        "ok",
+        "denied",
+        "no_runtime",
+        "run_failure",
+        "deprecated",
+    ]
+    assert structure(document, AuditSummaryView) == summary
+    assert unstructure(FromTo("a", None)) == {"from": "a", "to": None}
+    assert structure({"from": "a", "to": None}, FromTo) == FromTo("a", None)
+    why = _explain(WhyView("rt", "ServingRuntime", ()))
+    assert structure(unstructure(why), ExplainView) == why
+    assert structure(unstructure(_explain()), ExplainView) == _explain()

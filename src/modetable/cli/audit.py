@@ -232,12 +232,11 @@ def _write(
     elif fmt == HTML_FORMAT:
         from modetable.html.audit_page import audit_page
         from modetable.views.audit import AuditView
-        from modetable.views.converter import unstructure
 
-        # The page is drawn from the very data `-o json` prints.
+        # The page is drawn from the very view `-o json` prints.
         listed = tuple(run.item(audited).view for audited in kept)
         done()
-        out.write(audit_page(unstructure(AuditView(listed, run.trailer()))))
+        out.write(audit_page(AuditView(listed, run.trailer())))
     else:
         everything = list(kept)
         done()
@@ -348,7 +347,7 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
         from modetable.html.audit_page import upgrade_page
 
         listed = tuple(ImpactView.of(i) for i in impacts)
-        io.stdout.write(upgrade_page(unstructure(UpgradeView(listed, trailer))))
+        io.stdout.write(upgrade_page(UpgradeView(listed, trailer)))
     else:
         _spooled(
             io.stdout,

@@ -10,7 +10,9 @@ imported only when a document is written) makes its JSON and YAML.
 - `common`: what several answers share (the rules read, a runtime, an object
   to fix, a mode and its sources, the admission verdict, a candidate);
 - `select`, `match`, `effective`, `admit`, `explain`: each command's answer;
-- `converter`: the one converter, `unstructure(view)`.
+- `audit`, `findings`, `upgrade`: the audit's and the upgrade's;
+- `rules`: `rules check`'s and `rules diff`'s;
+- `converter`: the one converter, `unstructure(view)` and `structure`.
 """
 
 __all__: list[str] = []

@@ -13,18 +13,37 @@ Tuples become lists, as JSON and YAML write them.
 from __future__ import annotations
 
 import functools
+import typing
 from typing import Any
 
 import attrs
 import cattrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
-__all__ = ["unstructure"]
+__all__ = ["structure", "unstructure"]
 
 
 def unstructure(view: Any) -> Any:
     """The document a view (or a tuple or dict of views) is."""
     return _converter().unstructure(view)
+
+
+def structure(document: Any, view: type) -> Any:
+    """The view a document is (`unstructure`'s inverse): a page drawn from a
+    JSON document read back, as from the command's own view."""
+    return _converter().structure(document, view)
+
+
+def _keys_of(cls: type) -> set[str]:
+    """The keys a view's document holds by field (a flattened view's included)."""
+    keys = set()
+    for field in attrs.fields(cls):
+        if field.metadata.get("flatten"):
+            inner = typing.get_type_hints(cls)[field.name]
+            keys |= _keys_of(inner) if attrs.has(inner) else set()
+        else:
+            keys.add(field.metadata.get("key", field.name))
+    return keys
 
 
 @functools.cache
@@ -63,4 +82,29 @@ def _converter() -> cattrs.Converter:
         return shaped
 
     converter.register_unstructure_hook_factory(attrs.has, document)
+
+    def view(cls: type) -> Any:
+        types = typing.get_type_hints(cls)
+        fields = attrs.fields(cls)
+        known = _keys_of(cls)
+
+        def read(document: dict[str, Any], _: Any) -> Any:
+            values = {}
+            for field in fields:
+                kind = types[field.name]
+                if field.metadata.get("flatten"):
+                    spliced = attrs.has(kind)
+                    value = (
+                        document
+                        if spliced
+                        else {k: v for k, v in document.items() if k not in known}
+                    )
+                else:
+                    value = document.get(field.metadata.get("key", field.name))
+                values[field.name] = converter.structure(value, kind)
+            return cls(**values)
+
+        return read
+
+    converter.register_structure_hook_factory(attrs.has, view)
     return converter
