@@ -31,6 +31,14 @@ _CHECK_FORMATS = ("table", "json", "yaml", "github", "junit", "sarif", "markdown
 _DIFF_FORMATS = ("table", "json", "yaml", "html")
 _EXAMPLE_ISVC = "examples/inference-service.yaml"
 _EXAMPLE_RUNTIME = "srt-llama-3-3-70b-instruct"
+# The examples' commands beyond the plain ones, each in every table format.
+_EXAMPLE_VARIANTS = {
+    "select-v1.2.2": ["select", "--isvc", _EXAMPLE_ISVC, "--ome-version", "v1.2.2"],
+    "match-runtime": ["match", "--isvc", _EXAMPLE_ISVC, "--runtime", _EXAMPLE_RUNTIME],
+    "explain-why": ["explain", "--isvc", _EXAMPLE_ISVC, "--why", _EXAMPLE_RUNTIME],
+    "explain-model": ["explain", "--model", "llama-3-3-70b-instruct", "-n", "llama-demo"],
+    "effective-runtime": ["effective", "--isvc", _EXAMPLE_ISVC, "--runtime", _EXAMPLE_RUNTIME],
+}
 
 
 def _run(checkout: Path, argv: list[str]) -> tuple[bytes, bytes, int]:
@@ -84,71 +92,8 @@ def _commands(checkout: Path, catalog: str) -> list[tuple[str, list[str]]]:
     runs = _one_isvc_commands("examples", ["--isvc", _EXAMPLE_ISVC], "examples/")
     for fmt in _TABLE_FORMATS:
         runs += [
-            (
-                f"examples-select-v1.2.2.{fmt}",
-                [
-                    "select",
-                    "--isvc",
-                    _EXAMPLE_ISVC,
-                    "--ome-version",
-                    "v1.2.2",
-                    "-o",
-                    fmt,
-                    "examples/",
-                ],
-            ),
-            (
-                f"examples-match-runtime.{fmt}",
-                [
-                    "match",
-                    "--isvc",
-                    _EXAMPLE_ISVC,
-                    "--runtime",
-                    _EXAMPLE_RUNTIME,
-                    "-o",
-                    fmt,
-                    "examples/",
-                ],
-            ),
-            (
-                f"examples-explain-why.{fmt}",
-                [
-                    "explain",
-                    "--isvc",
-                    _EXAMPLE_ISVC,
-                    "--why",
-                    _EXAMPLE_RUNTIME,
-                    "-o",
-                    fmt,
-                    "examples/",
-                ],
-            ),
-            (
-                f"examples-explain-model.{fmt}",
-                [
-                    "explain",
-                    "--model",
-                    "llama-3-3-70b-instruct",
-                    "-n",
-                    "llama-demo",
-                    "-o",
-                    fmt,
-                    "examples/",
-                ],
-            ),
-            (
-                f"examples-effective-runtime.{fmt}",
-                [
-                    "effective",
-                    "--isvc",
-                    _EXAMPLE_ISVC,
-                    "--runtime",
-                    _EXAMPLE_RUNTIME,
-                    "-o",
-                    fmt,
-                    "examples/",
-                ],
-            ),
+            (f"examples-{name}.{fmt}", [*argv, "-o", fmt, "examples/"])
+            for name, argv in _EXAMPLE_VARIANTS.items()
         ]
     for where, manifests in (("examples", "examples/"), ("catalog", catalog)):
         for fmt in _AUDIT_FORMATS:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from modetable.views.common import FLATTEN, RulesView, key
+from modetable.views.common import FLATTEN, RulesView, key, same_named
 from modetable.views.findings import FindingView
 from modetable.views.select import OutcomeView
 
@@ -57,15 +57,8 @@ class ChangeView:
     @classmethod
     def of(cls, change: Change) -> ChangeView:
         hit = change.hit
-        return cls(
-            owner=change.owner,
-            path=hit.path,
-            what=hit.what,
-            name=hit.name,
-            replacement=hit.replacement,
-            message=change.message,
-            at=str(hit.location) if hit.location else None,
-        )
+        at = str(hit.location) if hit.location else None
+        return same_named(cls, hit, owner=change.owner, message=change.message, at=at)
 
 
 @attrs.frozen
@@ -81,14 +74,8 @@ class DeprecationView:
 
     @classmethod
     def of(cls, deprecation: Deprecation) -> DeprecationView:
-        return cls(
-            component=deprecation.component,
-            mode=deprecation.mode,
-            source=deprecation.source,
-            replacement=deprecation.replacement,
-            message=deprecation.message,
-            changes=tuple(ChangeView.of(c) for c in deprecation.changes),
-        )
+        changes = tuple(ChangeView.of(c) for c in deprecation.changes)
+        return same_named(cls, deprecation, changes=changes)
 
 
 @attrs.frozen

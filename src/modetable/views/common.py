@@ -4,7 +4,7 @@ a runtime assessed as a candidate (docs/json.md, "Shared shapes")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -29,7 +29,10 @@ __all__ = [
     "RulesView",
     "RuntimeView",
     "key",
+    "same_named",
 ]
+
+_View = TypeVar("_View")
 
 # A field's metadata for the converter: the key is left out of the JSON when
 # the value is None (a document that shows it only when there is one).
@@ -41,6 +44,17 @@ FLATTEN = {"flatten": True}
 def key(name: str) -> dict[str, str]:
     """A field's metadata: its key in the JSON is `name` (a Python word: `from`)."""
     return {"key": name}
+
+
+def same_named(view: type[_View], source: object, **given: Any) -> _View:
+    """A `view` whose fields are `given`, or else `source`'s attributes of the
+    same names (most of a view is the engine's value, field for field)."""
+    return view(
+        **{
+            f.name: given[f.name] if f.name in given else getattr(source, f.name)
+            for f in attrs.fields(view)
+        }
+    )
 
 
 @attrs.frozen
@@ -158,15 +172,8 @@ class AdmissionView:
 
     @classmethod
     def of(cls, admission: Admission) -> AdmissionView:
-        return cls(
-            allowed=admission.allowed,
-            message=admission.message,
-            warnings=admission.warnings,
-            denied_by=admission.denied_by,
-            warning_checks=admission.warning_checks,
-            checked=admission.checked,
-            not_checked=tuple(NotCheckedView(n.check, n.why) for n in admission.not_checked),
-        )
+        checks = tuple(NotCheckedView(n.check, n.why) for n in admission.not_checked)
+        return same_named(cls, admission, not_checked=checks)
 
 
 @attrs.frozen
@@ -186,14 +193,4 @@ class CandidateView:
 
     @classmethod
     def of(cls, candidate: Candidate) -> CandidateView:
-        return cls(
-            name=candidate.name,
-            kind=candidate.kind,
-            scope=candidate.scope_label,
-            compatible=candidate.compatible,
-            reason=candidate.reason,
-            check=candidate.failed_check,
-            priority=candidate.priority,
-            weight=candidate.weight,
-            score=candidate.score,
-        )
+        return same_named(cls, candidate, scope=candidate.scope_label, check=candidate.failed_check)
