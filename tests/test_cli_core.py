@@ -253,7 +253,7 @@ def test_effective_json_contract(tmp_path):
     assert data == {
         "isvc": "ns/svc",
         "version": "v1.3",
-        "runtime": {"name": "rt", "kind": "ClusterServingRuntime"},
+        "runtime": {"name": "rt", "kind": "ClusterServingRuntime", "read_from": "manifest"},
         "named": True,
         "components": {
             "engine": {"mode": "RawDeployment", "source": "Default"},

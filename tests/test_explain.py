@@ -108,9 +108,20 @@ def test_isvc_table_and_the_note_when_it_names_a_runtime(tmp_path):
     run = run_cli("explain", "--isvc", "team-a/llama-chat", path, "--all")
     assert run.code == 0
     assert table_rows(run.out)[1:] == EXPECTED_ROWS
-    assert run.err == "Note: spec.runtime is explicit; automatic selection below is hypothetical.\n"
+    # The InferenceService asks for a ClusterBaseModel (spec.model.kind unset)
+    # and team-a has a BaseModel of that name: explain and the webhook use it,
+    # the controller stops (tests/test_model_lookup.py).
+    lookup = (
+        "Model: the webhook finds BaseModel team-a/llama-3-2-3b-instruct by name, and "
+        "admission and its runtime resolution use it; the controller looks up ClusterBaseModel "
+        "llama-3-2-3b-instruct, the kind spec.model asks for, finds none and stops: no workload "
+        'and no event, only the log line "Failed to get referenced ClusterBaseModel"\n'
+    )
+    assert run.err == (
+        "Note: spec.runtime is explicit; automatic selection below is hypothetical.\n" + lookup
+    )
     plain = run_cli("explain", "--isvc", "team-a/llama-chat", team_a(tmp_path))
-    assert plain.err == ""
+    assert plain.err == lookup
 
 
 def test_isvc_checks_its_modes_and_classes(tmp_path):

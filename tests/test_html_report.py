@@ -342,7 +342,10 @@ def test_catalog_row_opens_to_its_findings_components_and_candidates(chromium, c
             f"{f['object']['kind']} {f['object']['name']}"
             if not f["object"]["namespace"]
             else f"{f['object']['kind']} {f['object']['namespace']}/{f['object']['name']}",
-            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}",
+            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}"
+            + "".join(
+                f"; see {r['label']} at {r['file']}:{r['line']}:{r['col']}" for r in f["related"]
+            ),
         ]
         for f in item["findings"]
     ]
@@ -367,6 +370,7 @@ def test_catalog_summary_and_rows_read_without_javascript(chromium, catalog_audi
     assert _shown_counts(visit) == _leaves(document["summary"])
     assert visit.count("#items > .item") == len(document["items"])
     assert visit.page.locator("#filter-sev").is_disabled()
+    assert visit.page.locator("#search").is_disabled()
     assert visit.page.locator("noscript").count() == 1
     assert visit.requests == [visit.url]
 

@@ -118,7 +118,11 @@ def test_the_audit_reports_a_denied_runtime_and_goes_on_without_it(tmp_path):
         "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "a-denied"},
     }
     [item] = data["items"]
-    assert item["runtime"] == {"name": "b-admitted", "kind": "ClusterServingRuntime"}
+    assert item["runtime"] == {
+        "name": "b-admitted",
+        "kind": "ClusterServingRuntime",
+        "read_from": "manifest",
+    }
 
 
 def test_select_refuses_the_input_with_the_denial(tmp_path):

@@ -28,8 +28,11 @@ if TYPE_CHECKING:
     from modetable.admission import Admission
     from modetable.audit.fleet import Audited
     from modetable.audit.report import Concerns
+    from modetable.audit.triage import Ignore
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
+    from modetable.inputs.baseline import Baseline
+    from modetable.reports.finding import ObjectRef
     from modetable.selection import Outcome
     from modetable.views.admit import AdmitView
     from modetable.views.audit import AuditItemView, AuditTrailerView, AuditView
@@ -490,11 +493,14 @@ class AuditRun:
         namespace: str | None = None,
         candidates: bool = False,
         concerns: Concerns | None = None,
+        ignores: Sequence[Ignore] = (),
+        baseline: Baseline | None = None,
     ) -> None:
         from modetable.audit.findings import duplicate_finding, invalid_finding
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
         from modetable.audit.scope import NamespaceScope
+        from modetable.audit.triage import Triage
         from modetable.reports.finding import ObjectRef
 
         self.policy = policy
@@ -508,6 +514,12 @@ class AuditRun:
         self.scope = NamespaceScope(namespace)
         self.note = None if namespace is None else namespace_note(cluster, rejected, namespace)
         self.summary = AuditSummary(policy)
+        # The exceptions (--ignore, the config's, the objects' annotations) and
+        # the baseline, applied to every finding (audit/triage.py).
+        self.baseline = baseline
+        self.triage = Triage(
+            policy, cluster, ignores, baseline.entries if baseline is not None else None
+        )
         found = [
             invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
             for r in rejected
@@ -528,7 +540,8 @@ class AuditRun:
 
     def _add_manifest_findings(self) -> None:
         covers = self.scope.covers
-        self.summary.add_manifest_findings(f for f in self._manifest_findings if covers(f.object))
+        kept = [f for f in self._manifest_findings if covers(f.object)]
+        self.summary.add_manifest_findings(self.triage.sort(kept, None))
         self._manifest_findings = []
 
     def audited(self, advance: Callable[[], None] | None = None) -> Iterator[Audited]:
@@ -546,11 +559,14 @@ class AuditRun:
         ):
             self.scope.add(self.policy, self.cluster, audited)
             if self.concerns.item(audited):
+                audited = audited.sorted_as(self.triage.sort(audited.findings, audited.isvc))
                 self.summary.add(audited)
                 yield audited
         if self._waiting:
             self._waiting = False
             self._add_manifest_findings()
+        if self.baseline is not None:
+            self.summary.fixed = len(self.triage.fixed())
 
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
@@ -558,11 +574,33 @@ class AuditRun:
     def trailer(self) -> AuditTrailerView:
         """What follows `items` in the JSON: the manifests' findings, the
         summary, the rules (asked for once every item is made)."""
-        from modetable.views.audit import AuditTrailerView
+        from modetable.views.audit import AuditTrailerView, BaselineView
 
         if self._waiting:
             raise RuntimeError("an audit's trailer is asked for before its last item")
-        return AuditTrailerView.of(self.policy, self.summary)
+        baseline = None
+        if self.baseline is not None:
+            baseline = BaselineView.of(self.baseline.file, self.triage.fixed())
+        return AuditTrailerView.of(self.policy, self.summary, self.unused_suppressions(), baseline)
+
+    def unused_suppressions(self) -> list[Ignore]:
+        """The exceptions that suppressed nothing: an annotation's, of an object
+        the audit covers; `--ignore`'s and the config's only when the audit
+        covers everything (with `-n` or `--within`, they may be about what it
+        leaves out)."""
+        cluster = self.cluster
+        partial = not (self.scope.everything and self.concerns.everything)
+
+        def covers(holder: ObjectRef) -> bool:
+            found = cluster.get(holder.kind or "", holder.name or "", holder.namespace)
+            return self.scope.covers(holder) and (
+                found is None or self.concerns.location(found.location)
+            )
+
+        unused = self.triage.unused(covers)
+        if partial:
+            return [i for i in unused if i.holder is not None]
+        return unused
 
 
 @attrs.frozen(eq=False)

@@ -104,6 +104,16 @@ def add_manifests(parser: argparse.ArgumentParser) -> None:
         metavar="MANIFESTS",
         help="YAML files or folders (read recursively); - reads standard input",
     )
+    parser.add_argument(
+        "--live",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="objects as the cluster holds them (kubectl get clusterbasemodels,basemodels,"
+        "clusterservingruntimes,servingruntimes,inferenceservices -A -o yaml): a file, "
+        "folder or - (repeatable); an object also in MANIFESTS takes its status and the "
+        "fields OME fills in from here",
+    )
 
 
 def load_rules(args: argparse.Namespace, io: Io) -> RuleSet:
@@ -149,28 +159,37 @@ def load_cluster(
     extra: list[str] = (),
     *,
     warn_duplicates: bool = True,
+    live: list[str] = (),
 ) -> Cluster:
     """The objects of `manifests` (and of `extra` files) through the one loader
-    (`modetable.inputs.loading`), duplicates warned about (unless
-    `warn_duplicates` is False: the caller says those that concern it)."""
+    (`modetable.inputs.loading`), joined to the `live` dumps (`--live`),
+    duplicates warned about (unless `warn_duplicates` is False: the caller
+    says those that concern it)."""
     from modetable.inputs.loading import load_paths
 
     # A file also reached through `manifests` is read once, where they reach it.
     inputs = [*manifests, *extra]
-    stdin = _stdin_bytes(io) if "-" in inputs else None
+    stdin = _stdin_bytes(io) if "-" in inputs or "-" in live else None
     with _kept_for_the_run():
-        return load_paths(policy, inputs, stdin, warn=io.warn, warn_duplicates=warn_duplicates)
+        return load_paths(
+            policy, inputs, stdin, warn=io.warn, warn_duplicates=warn_duplicates, live=live
+        )
 
 
 def load_cluster_leniently(
-    policy: Policy, manifests: list[str], io: Io, *, warn_duplicates: bool = True
+    policy: Policy,
+    manifests: list[str],
+    io: Io,
+    *,
+    warn_duplicates: bool = True,
+    live: list[str] = (),
 ) -> tuple[Cluster, list[Rejected]]:
     """As `load_cluster`, but an object that does not read (the API server would
     refuse it), or a file that is not YAML, is left out and returned, so the
-    audit goes on with the rest."""
+    audit goes on with the rest (a live dump is read strictly)."""
     from modetable.inputs.loading import load_paths
 
-    stdin = _stdin_bytes(io) if "-" in manifests else None
+    stdin = _stdin_bytes(io) if "-" in manifests or "-" in live else None
     rejected: list[Rejected] = []
     with _kept_for_the_run():
         cluster = load_paths(
@@ -180,6 +199,7 @@ def load_cluster_leniently(
             warn=io.warn,
             rejected=rejected,
             warn_duplicates=warn_duplicates,
+            live=live,
         )
     return cluster, rejected
 
@@ -237,7 +257,7 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
             code=ErrorCode.CANNOT_READ,
         )
     if os.path.isfile(ref):
-        cluster = load_cluster(policy, args.manifests, io, extra=[ref])
+        cluster = load_cluster(policy, args.manifests, io, extra=[ref], live=args.live)
         # The file's InferenceServices, each as the cluster holds it: a later copy
         # elsewhere (a duplicate) stands for the one in the file.
         target = same_file(ref)
@@ -252,7 +272,7 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
                 f"--isvc file holds {count}; name one with NAMESPACE/NAME", Location(ref)
             )
         return cluster.find_isvc(next(iter(refs))), cluster
-    cluster = load_cluster(policy, args.manifests, io)
+    cluster = load_cluster(policy, args.manifests, io, live=args.live)
     return cluster.find_isvc(ref), cluster
 
 

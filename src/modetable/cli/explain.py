@@ -74,12 +74,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
         isvc, cluster = isvc_and_cluster(policy, args, io)
         explanation = explain_isvc(policy, cluster, isvc)
     else:
-        cluster = load_cluster(policy, args.manifests, io)
+        cluster = load_cluster(policy, args.manifests, io, live=args.live)
         namespace, _, name = with_namespace(args.model, args.namespace).rpartition("/")
         explanation = explain_model(policy, cluster, name, namespace or _DEFAULT_NAMESPACE)
     trace = why(explanation, args.why) if args.why is not None else None
     if explanation.note:
         io.stderr.write(line(explanation.note))
+    if explanation.lookup:
+        io.stderr.write(line(f"Model: {explanation.lookup}"))
     if explanation.cause is not None:
         cause = explanation.cause
         io.stderr.write(

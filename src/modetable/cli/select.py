@@ -72,6 +72,8 @@ def _print(policy: Policy, view: SelectView, io: Io, *, verbose: bool) -> None:
     if view.message:
         out.write(line(view.message))
     out.writelines(line(text) for text in _cause_lines(view))
+    if view.lookup:
+        out.write(line(f"Model: {view.lookup}"))
     admission = view.admission
     out.write("\n")
     for warning in admission.warnings:

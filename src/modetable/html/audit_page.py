@@ -18,8 +18,8 @@ a severity shows the InferenceServices whose most severe finding it is
 (`summary.modes`), a move those whose component makes it
 (`summary.mode_changes`), an outcome those that reach it (`summary.results`);
 a finding id shows those that have such a finding. The search box keeps the
-rows whose text (the row's cells) or whose details (findings, outcome,
-deprecations; not the candidates) hold what is typed, case aside.
+rows whose text (the row's cells) or whose details (findings, components,
+deprecations, outcome; not the candidates) hold what is typed, case aside.
 
 Ids (outcomes, finding ids, check ids) are never broken inside a word: they
 do not wrap (`.id`), but after a `/` (`<wbr>`); their column is as wide as
@@ -31,12 +31,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from modetable.engine.running import logged
 from modetable.html.markup import asset, element, json_island, page, text, visible
 from modetable.output.render import counted
 
 if TYPE_CHECKING:
-    from modetable.views.audit import AuditItemView, AuditSummaryView, AuditView, IdentityView
+    from modetable.views.audit import (
+        AuditItemView,
+        AuditSummaryView,
+        AuditView,
+        IdentityView,
+        SuppressedByView,
+    )
     from modetable.views.common import CandidateView, ResolutionView
     from modetable.views.findings import FindingObjectView, FindingView, LocationView, RelatedView
     from modetable.views.upgrade import (
@@ -405,6 +413,13 @@ def _findings_table(findings: Sequence[FindingView]) -> dict[str, Any]:
     }
 
 
+def _why(suppressed: SuppressedByView) -> str:
+    """What suppressed a finding: `suppressed by --ignore ID`, or its place and reason."""
+    if suppressed.at is None:
+        return f"suppressed by --ignore {suppressed.id}"
+    return f"suppressed by {suppressed.at}: {suppressed.reason}"
+
+
 def _audit_detail(item: AuditItemView) -> list[dict[str, Any]]:
     findings, outcome = item.findings, item.outcome
     said = [f.message for f in findings]
@@ -413,6 +428,22 @@ def _audit_detail(item: AuditItemView) -> list[dict[str, Any]]:
         if findings
         else _section("Findings", text=["No finding."])
     ]
+    if item.known:
+        sections.append(_section("Known: in the baseline", table=_findings_table(item.known)))
+    if item.suppressed:
+        sections.append(
+            _section(
+                "Suppressed",
+                table=_findings_table(
+                    [
+                        attrs.evolve(
+                            s.finding, message=f"{s.finding.message} ({_why(s.suppressed)})"
+                        )
+                        for s in item.suppressed
+                    ]
+                ),
+            )
+        )
     reconcile, logs = outcome.reconcile, outcome.reconcile_logs
     sections.append(
         _section(
@@ -526,6 +557,25 @@ def _audit_row(
     return _row(index, cells, data)
 
 
+def _accepted(summary: AuditSummaryView, order: list[str]) -> str:
+    """The findings accepted (suppressed, known by the baseline) and the baseline's
+    entries fixed, counted by severity: folded, open when there are any."""
+    suppressed, known = summary.suppressed, summary.known
+    entries = [(f"{s} suppressed", suppressed.get(s, 0), f"suppressed.{s}") for s in order]
+    entries += [(f"{s} known", known.get(s, 0), f"known.{s}") for s in order]
+    fixed = summary.fixed
+    if fixed is not None:
+        entries.append(("baseline entries fixed", fixed, "fixed"))
+    counts = (sum(suppressed.values()), sum(known.values()))
+    said = f"Accepted findings: {counts[0]} suppressed, {counts[1]} known (the baseline)"
+    return element(
+        "details",
+        element("summary", text(said)) + _counts(entries),
+        class_="accepted",
+        open=bool(counts[0] or counts[1] or fixed),
+    )
+
+
 def _audit_summary(summary: AuditSummaryView, manifest_findings: Sequence[FindingView]) -> str:
     order = list(summary.findings)  # the severities, most severe first
     totals = [("InferenceServices", summary.isvcs, "isvcs"), (_OK, summary.ok, _OK)]
@@ -562,6 +612,7 @@ def _audit_summary(summary: AuditSummaryView, manifest_findings: Sequence[Findin
             "results",
         )
     )
+    parts.append(_accepted(summary, order))
     if manifest_findings:
         rows = [
             element(

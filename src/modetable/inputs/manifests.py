@@ -14,7 +14,7 @@ import attrs
 from modetable.errors import Location, ModetableError
 from modetable.parsing.yamlio import YamlMap
 from modetable.rules.model.manifests import Manifests
-from modetable.rules.words import Scope
+from modetable.rules.words import ReadFrom, Scope
 from modetable.settled import settled
 
 __all__ = [
@@ -42,6 +42,10 @@ class Manifest:
     scope: str
     body: YamlMap = attrs.field(repr=False)
     location: Location
+    # Where it was read from (`--live`): the manifests, the live dump, or both
+    # (then `location` is the manifest's, `live_location` the live copy's).
+    read_from: ReadFrom = ReadFrom.MANIFEST
+    live_location: Location | None = None
 
     @property
     def ref(self) -> str:

@@ -25,6 +25,7 @@ from modetable.selection.checks import (
 from modetable.selection.outcome import (
     did_you_mean,
     find_model,
+    lookup_note,
     outcome_hint,
 )
 from modetable.selection.rules import selection_rules
@@ -58,6 +59,9 @@ class Explanation:
     # and what to do about it (the rules' hint for that outcome).
     cause: Manifest | None = None
     hint: str | None = None
+    # Where the controller finds another model than the webhook (and explain)
+    # for the InferenceService: what each uses (`outcome.lookup_note`).
+    lookup: str | None = None
 
 
 def _lookup_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest:
@@ -94,7 +98,12 @@ def explain_isvc(policy: Policy, cluster: Cluster, isvc: Manifest) -> Explanatio
     namespace = isvc.namespace or ""
     model = _lookup_model(policy, cluster, name, namespace)
     note = policy.message("explain_named_note") if runtime_request(policy, isvc) else None
-    return _explain(policy, cluster, model, isvc, namespace, note)
+    found = _explain(policy, cluster, model, isvc, namespace, note)
+    kind = read(ref, rules.kind, str, isvc.location) or rules.default_kind
+    controller = find_model(policy, cluster, kind, name, namespace)
+    if controller is model:
+        return found
+    return attrs.evolve(found, lookup=lookup_note(policy, model, controller, kind, name))
 
 
 def _explain(

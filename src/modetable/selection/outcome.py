@@ -63,10 +63,12 @@ __all__ = [
     "disabled_refusal",
     "find_model",
     "found_elsewhere",
+    "lookup_note",
     "no_runtime_message",
     "outcome_hint",
     "recorded_conditions",
     "select",
+    "webhook_model",
     "when_conditions",
 ]
 
@@ -139,6 +141,16 @@ class Outcome:
     # the model or the runtime it names, or where it would), where a finding
     # about it belongs.
     field: str | None = None
+    # The model OME's webhook finds by name (`model_ref.webhook_lookup`) when
+    # it is another object than `model`, the controller's (by kind): then
+    # `admission` is the webhook's, with that model, and the rest the
+    # controller's.
+    webhook_model: Manifest | None = None
+    # The line OME's manager logs when the controller stops before any
+    # workload and records no event (the model not found as its kind).
+    controller_log: str | None = None
+    # What each part uses where they find different models (`lookup_note`).
+    lookup: str | None = None
 
     @property
     def picked(self) -> Candidate | None:
@@ -457,9 +469,6 @@ def select(
             "cluster_scope": Scope.CLUSTER,
         },
     )
-    # The fields a finding about the model, or the runtime, belongs at.
-    model_field = f"{rules.model_ref.path}.{rules.model_ref.name}"
-    runtime_field = policy.rules.runtime_ref.name
     if isinstance(ref, NamelessModelRef):
         return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path, field=ref.path)
     if ref is None:
@@ -470,8 +479,89 @@ def select(
                 field=rules.model_ref.path,
             )
         # Since v1.3 a runtime-only InferenceService skips all model work.
-        return _named(case, request, None, chooser, runtime_field)
-    model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
+        # (A finding about the runtime belongs at the field that names it.)
+        return _named(case, request, None, chooser, policy.rules.runtime_ref.name)
+    namespace = isvc.namespace or ""
+    model = find_model(policy, cluster, ref.kind, ref.name, namespace)
+    hooked = webhook_model(policy, cluster, ref.name, namespace)
+    if hooked is None or hooked is model:
+        return _with_model(case, ref, model, request, chooser)
+    # The webhook and the controller find different objects: the webhook
+    # admits (and resolves the runtime) with its own, the controller runs with
+    # the kind's, or stops when it has none.
+    at_webhook = _with_model(case, ref, hooked, request, chooser)
+    if model is None:
+        at_controller = _controller_miss(case, ref)
+    else:
+        at_controller = _with_model(case, ref, model, request, chooser)
+    return attrs.evolve(
+        at_controller,
+        admission=at_webhook.admission,
+        webhook_model=hooked,
+        lookup=lookup_note(policy, hooked, model, ref.kind, ref.name),
+    )
+
+
+def webhook_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest | None:
+    """The model OME's webhook finds for `name`: the kinds of the rules'
+    `webhook_lookup` tried in order, whatever spec.model.kind says (None
+    where the rules give no order: the webhook then finds the kind's)."""
+    for kind in selection_rules(policy).model_ref.webhook_lookup:
+        found = find_model(policy, cluster, kind, name, namespace)
+        if found is not None:
+            return found
+    return None
+
+
+def lookup_note(
+    policy: Policy, webhook: Manifest, controller: Manifest | None, kind: str, name: str
+) -> str:
+    """What the webhook and the controller each use, where they find
+    different models (`controller` None: the kind asked for is not there)."""
+    said = f"{webhook.kind} {webhook.ref}"
+    if controller is not None:
+        return policy.message("models_differ", webhook=said, controller=f"{kind} {controller.ref}")
+    log = selection_rules(policy).model_ref.controller_miss_log
+    return policy.message(
+        "controller_model_missing",
+        webhook=said,
+        controller=f"{kind} {name}",
+        log=policy.message(log, kind=kind) if log else "",
+    )
+
+
+def _controller_miss(case: Case, ref: ModelRef) -> Outcome:
+    """The controller does not find the model as its kind (the webhook found
+    it by name): OME's manager logs the API server's error and stops, with no
+    workload and no event."""
+    policy, cluster = case.policy, case.cluster
+    lookup = selection_rules(policy).model_ref
+    resource = selection_rules(policy).explain.resources.get(ref.kind, ref.kind)
+    error, log = lookup.controller_miss_error, lookup.controller_miss_log
+    models = {r.kind for r in policy.rules.manifests.models}
+    found = case.finish(
+        SelectionOutcome.MODEL_MISSING,
+        message=policy.message(error, resource=resource, model=ref.name) if error else None,
+        hint=found_elsewhere(ref.name, cluster, models)
+        or did_you_mean(ref.name, _models_for(policy, cluster, ref.kind, case.isvc.namespace)),
+        field=f"{lookup.path}.{lookup.name}",
+    )
+    return attrs.evolve(found, controller_log=policy.message(log, kind=ref.kind) if log else None)
+
+
+def _with_model(
+    case: Case,
+    ref: ModelRef,
+    model: Manifest | None,
+    request: RuntimeRefRequest | None,
+    chooser: Chooser,
+) -> Outcome:
+    """Selection for `case` with `model`, the model found for `ref` (None: none)."""
+    policy, cluster, isvc = case.policy, case.cluster, case.isvc
+    rules = selection_rules(policy)
+    # The fields a finding about the model, or the runtime, belongs at.
+    model_field = f"{rules.model_ref.path}.{rules.model_ref.name}"
+    runtime_field = policy.rules.runtime_ref.name
     if model is None:
         models = {r.kind for r in policy.rules.manifests.models}
         hint = found_elsewhere(ref.name, cluster, models) or did_you_mean(

@@ -14,6 +14,8 @@ from modetable.views.select import OutcomeView
 
 if TYPE_CHECKING:
     from modetable.audit.fleet import Audited, AuditSummary, Change, Deprecation
+    from modetable.audit.triage import Ignore, Suppressed
+    from modetable.inputs.baseline import BaselineEntry
     from modetable.inputs.manifests import Manifest
     from modetable.rules.policy import Policy
 
@@ -22,9 +24,13 @@ __all__ = [
     "AuditSummaryView",
     "AuditTrailerView",
     "AuditView",
+    "BaselineView",
     "ChangeView",
     "DeprecationView",
     "IdentityView",
+    "IgnoreView",
+    "SuppressedByView",
+    "SuppressedView",
 ]
 
 
@@ -79,6 +85,62 @@ class DeprecationView:
 
 
 @attrs.frozen
+class SuppressedByView:
+    """The exception that suppressed a finding: how it was given, its id, why,
+    where it is written (None for `--ignore`)."""
+
+    by: str
+    id: str
+    reason: str | None
+    at: str | None
+
+
+@attrs.frozen
+class SuppressedView:
+    """A finding an exception suppressed: the finding's fields, then the exception."""
+
+    finding: FindingView = attrs.field(metadata=FLATTEN)
+    suppressed: SuppressedByView
+
+    @classmethod
+    def of(cls, suppressed: Suppressed) -> SuppressedView:
+        ignore = suppressed.ignore
+        at = str(ignore.at) if ignore.at is not None else None
+        return cls(FindingView.of(suppressed.finding), same_named(SuppressedByView, ignore, at=at))
+
+
+@attrs.frozen
+class IgnoreView:
+    """An exception (`--ignore`, the config's, an object's annotation)."""
+
+    by: str
+    id: str
+    object: str | None
+    kind: str | None
+    reason: str | None
+    at: str | None
+
+    @classmethod
+    def of(cls, ignore: Ignore) -> IgnoreView:
+        return same_named(cls, ignore, at=str(ignore.at) if ignore.at is not None else None)
+
+
+@attrs.frozen
+class BaselineView:
+    """The baseline read: its file, and its entries no finding met (fixed),
+    each as the baseline file writes it."""
+
+    file: str
+    fixed: tuple[dict[str, str], ...]
+
+    @classmethod
+    def of(cls, file: str, fixed: list[BaselineEntry]) -> BaselineView:
+        from modetable.audit.triage import baseline_entry_json
+
+        return cls(file, tuple(baseline_entry_json(e) for e in fixed))
+
+
+@attrs.frozen
 class AuditItemView:
     """One InferenceService of an audit: select's answer with its identity,
     problems, deprecations and findings; its candidates only when asked for
@@ -89,6 +151,8 @@ class AuditItemView:
     problems: tuple[str, ...]
     deprecations: tuple[DeprecationView, ...]
     findings: tuple[FindingView, ...]
+    known: tuple[FindingView, ...]
+    suppressed: tuple[SuppressedView, ...]
 
     @classmethod
     def of(cls, audited: Audited, *, candidates: bool = False) -> AuditItemView:
@@ -98,6 +162,8 @@ class AuditItemView:
             problems=audited.problems,
             deprecations=tuple(DeprecationView.of(d) for d in audited.deprecations),
             findings=tuple(FindingView.of(f) for f in audited.findings),
+            known=tuple(FindingView.of(f) for f in audited.known),
+            suppressed=tuple(SuppressedView.of(s) for s in audited.suppressed),
         )
 
 
@@ -116,6 +182,10 @@ class AuditSummaryView:
     modes: dict[str, dict[str, int]]
     severity: dict[str, int]
     findings: dict[str, int]
+    known: dict[str, int]
+    suppressed: dict[str, int]
+    # The baseline's entries no finding met (None: no baseline).
+    fixed: int | None
 
     @classmethod
     def of(cls, summary: AuditSummary) -> AuditSummaryView:
@@ -129,6 +199,9 @@ class AuditSummaryView:
             modes={c: dict(sorted(m.items())) for c, m in summary.modes.items() if m},
             severity=dict(summary.severity),
             findings=dict(summary.findings),
+            known=dict(summary.known),
+            suppressed=dict(summary.suppressed),
+            fixed=summary.fixed,
         )
 
 
@@ -137,13 +210,27 @@ class AuditTrailerView:
     """What follows an audit's `items`: made once every item is."""
 
     manifest_findings: tuple[FindingView, ...]
+    manifest_known: tuple[FindingView, ...]
+    manifest_suppressed: tuple[SuppressedView, ...]
+    unused_suppressions: tuple[IgnoreView, ...]
+    baseline: BaselineView | None
     summary: AuditSummaryView
     rules: RulesView
 
     @classmethod
-    def of(cls, policy: Policy, summary: AuditSummary) -> AuditTrailerView:
+    def of(
+        cls,
+        policy: Policy,
+        summary: AuditSummary,
+        unused: list[Ignore],
+        baseline: BaselineView | None,
+    ) -> AuditTrailerView:
         return cls(
             manifest_findings=tuple(FindingView.of(f) for f in summary.manifest_findings),
+            manifest_known=tuple(FindingView.of(f) for f in summary.manifest_known),
+            manifest_suppressed=tuple(SuppressedView.of(s) for s in summary.manifest_suppressed),
+            unused_suppressions=tuple(IgnoreView.of(i) for i in unused),
+            baseline=baseline,
             summary=AuditSummaryView.of(summary),
             rules=RulesView.of(policy),
         )

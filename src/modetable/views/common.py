@@ -79,21 +79,26 @@ class RuntimeView:
 
     name: str
     kind: str
+    # `manifest`, `live` or `both` (`--live`).
+    read_from: str
 
     @classmethod
     def of(cls, runtime: Manifest | None) -> RuntimeView | None:
-        return None if runtime is None else cls(name=runtime.name, kind=runtime.kind)
+        if runtime is None:
+            return None
+        return cls(name=runtime.name, kind=runtime.kind, read_from=str(runtime.read_from))
 
 
 @attrs.frozen
 class ObjectView:
-    """An object to fix: its kind, namespace (None for a cluster-scoped one),
-    name and where it is written."""
+    """An object (to fix, or a model used): its kind, namespace (None for a
+    cluster-scoped one), name, where it is written and where it was read from."""
 
     kind: str
     namespace: str | None
     name: str
     at: str
+    read_from: str
 
     @classmethod
     def of(cls, manifest: Manifest | None) -> ObjectView | None:
@@ -104,6 +109,7 @@ class ObjectView:
             namespace=manifest.namespace,
             name=manifest.name,
             at=str(manifest.location),
+            read_from=str(manifest.read_from),
         )
 
     @property

@@ -24,6 +24,7 @@ class ModelView:
 
     name: str
     kind: str
+    read_from: str
 
 
 @attrs.frozen
@@ -52,6 +53,7 @@ class ExplainView:
     runtimes: tuple[CandidateView, ...]
     cause: ObjectView | None
     hint: str | None
+    lookup: str | None
     # Both by keyword: `why` (shown only when asked for) stays before `rules`.
     why: WhyView | None = attrs.field(default=None, kw_only=True, metadata=OMIT_IF_NONE)
     rules: RulesView = attrs.field(kw_only=True)
@@ -62,13 +64,16 @@ class ExplainView:
     ) -> ExplainView:
         return cls(
             isvc=explanation.isvc.ref if explanation.isvc else None,
-            model=ModelView(explanation.model.name, explanation.model.kind),
+            model=ModelView(
+                explanation.model.name, explanation.model.kind, str(explanation.model.read_from)
+            ),
             namespace=explanation.namespace,
             version=policy.release,
             note=explanation.note,
             runtimes=tuple(CandidateView.of(c) for c in explanation.candidates),
             cause=ObjectView.of(explanation.cause),
             hint=explanation.hint,
+            lookup=explanation.lookup,
             why=WhyView.of(why) if why is not None else None,
             rules=RulesView.of(policy),
         )

@@ -79,6 +79,11 @@ class OutcomeView:
     named_check: CandidateView | None
     cause: ObjectView | None
     hint: str | None
+    read_from: str
+    model: ObjectView | None
+    webhook_model: ObjectView | None
+    controller_log: str | None
+    lookup: str | None
 
     @staticmethod
     def fields_of(outcome: Outcome, *, candidates: bool = True) -> dict[str, Any]:
@@ -111,6 +116,11 @@ class OutcomeView:
             "named_check": CandidateView.of(named_check) if named_check else None,
             "cause": ObjectView.of(outcome.cause),
             "hint": outcome.hint,
+            "read_from": str(outcome.isvc.read_from),
+            "model": ObjectView.of(outcome.model),
+            "webhook_model": ObjectView.of(outcome.webhook_model),
+            "controller_log": outcome.controller_log,
+            "lookup": outcome.lookup,
         }
 
     @classmethod
