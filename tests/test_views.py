@@ -43,13 +43,14 @@ def test_a_table_does_not_import_cattrs_and_a_document_does(tmp_path, command):
 def _explain(why=None) -> ExplainView:
     return ExplainView(
         isvc=None,
-        model=ModelView("m", "ClusterBaseModel"),
+        model=ModelView("m", "ClusterBaseModel", "manifest"),
         namespace="ns",
         version="v1.3",
         note=None,
         runtimes=(),
         cause=None,
         hint=None,
+        lookup=None,
         why=why,
         rules=RulesView("rules/modes.yaml", "v1.3"),
     )
@@ -65,6 +66,7 @@ def test_a_key_left_out_when_none_and_kept_in_its_place_when_not():
         "runtimes",
         "cause",
         "hint",
+        "lookup",
         "rules",
     ]
     check = CheckView("disabled", "skipped", None, (InputView("spec.disabled", "true"),), "not run")
@@ -131,6 +133,9 @@ def test_a_document_reads_back_into_its_view_flattened_and_renamed_fields_includ
         modes={"engine": {"RawDeployment": 3}},
         severity={"error": 2},
         findings={"error": 2},
+        known={"error": 0},
+        suppressed={"error": 1},
+        fixed=None,
     )
     document = unstructure(summary)
     assert list(document)[:7] == [
