@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from modetable.audit.triage import Ignore
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
-    from modetable.inputs.baseline import Baseline
+    from modetable.inputs.baseline import Baseline, BaselineEntry
     from modetable.reports.finding import ObjectRef
     from modetable.selection import Outcome
     from modetable.views.admit import AdmitView
@@ -496,6 +496,7 @@ class AuditRun:
         ignores: Sequence[Ignore] = (),
         baseline: Baseline | None = None,
     ) -> None:
+        from modetable.audit.edges import runtime_edges
         from modetable.audit.findings import duplicate_finding, invalid_finding
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
@@ -517,6 +518,7 @@ class AuditRun:
         # The exceptions (--ignore, the config's, the objects' annotations) and
         # the baseline, applied to every finding (audit/triage.py).
         self.baseline = baseline
+        self._audited_refs: set[str] = set()
         self.triage = Triage(
             policy, cluster, ignores, baseline.entries if baseline is not None else None
         )
@@ -529,6 +531,13 @@ class AuditRun:
             duplicate_finding(policy, earlier, later)
             for earlier, later in cluster.duplicates
             if concerned(later.location) or concerned(earlier.location)
+        ]
+        # The runtimes' mode values OME passes over (audit/edges.py), each runtime once.
+        found += [
+            finding
+            for runtime in cluster.runtimes
+            for finding in runtime_edges(policy, cluster, runtime)
+            if concerned(finding.location)
         ]
         # A cluster-scoped object's findings wait until the namespace's use of
         # it is known: every InferenceService audited, with its candidates.
@@ -559,6 +568,7 @@ class AuditRun:
         ):
             self.scope.add(self.policy, self.cluster, audited)
             if self.concerns.item(audited):
+                self._audited_refs.add(audited.isvc.ref)
                 audited = audited.sorted_as(self.triage.sort(audited.findings, audited.isvc))
                 self.summary.add(audited)
                 yield audited
@@ -566,7 +576,7 @@ class AuditRun:
             self._waiting = False
             self._add_manifest_findings()
         if self.baseline is not None:
-            self.summary.fixed = len(self.triage.fixed())
+            self.summary.fixed = len(self.fixed_entries())
 
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
@@ -580,8 +590,46 @@ class AuditRun:
             raise RuntimeError("an audit's trailer is asked for before its last item")
         baseline = None
         if self.baseline is not None:
-            baseline = BaselineView.of(self.baseline.file, self.triage.fixed())
+            baseline = BaselineView.of(self.baseline.file, self.fixed_entries())
         return AuditTrailerView.of(self.policy, self.summary, self.unused_suppressions(), baseline)
+
+    def fixed_entries(self) -> list[BaselineEntry]:
+        """The baseline's entries no finding met, of what the audit covers
+        (all of them in a full audit; see `outside_entries`)."""
+        return self._unmet()[0]
+
+    def outside_entries(self) -> list[BaselineEntry]:
+        """The baseline's entries no finding met, about what an audit with `-n`
+        or `--within` leaves out: neither known nor fixed, kept when the
+        baseline is written again."""
+        return self._unmet()[1]
+
+    def _unmet(self) -> tuple[list[BaselineEntry], list[BaselineEntry]]:
+        fixed: list[BaselineEntry] = []
+        outside: list[BaselineEntry] = []
+        for entry in self.triage.fixed():
+            (fixed if self._covers_entry(entry) else outside).append(entry)
+        return fixed, outside
+
+    def _covers_entry(self, entry: BaselineEntry) -> bool:
+        """Whether a baseline entry is about what this audit covers: an
+        InferenceService of `-n`'s namespace, one `--within` audited; a
+        finding about the manifests, of an object of the namespace (not with
+        `--within`, which cannot tell)."""
+        from modetable.reports.finding import ObjectRef
+
+        if entry.subject:
+            namespace = entry.subject.partition("/")[0]
+            if not self.scope.everything and namespace != self.scope.namespace:
+                return False
+            return self.concerns.everything or entry.subject in self._audited_refs
+        if not self.concerns.everything:
+            return False
+        kind, _, ref = entry.object.partition(" ")
+        namespace, _, name = ref.rpartition("/")
+        if not kind or not name:
+            return self.scope.everything
+        return self.scope.covers(ObjectRef(kind, namespace or None, name))
 
     def unused_suppressions(self) -> list[Ignore]:
         """The exceptions that suppressed nothing: an annotation's, of an object
