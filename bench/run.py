@@ -261,29 +261,31 @@ def bench_cold(quick: bool) -> list[Row]:
     return rows
 
 
-def print_imports(argv: list[str], env: dict[str, str], top: int = 15) -> None:
+def print_imports(argv: list[str], env: dict[str, str], top: int = 15, runs: int = 5) -> None:
     """What a cold command imports, the dearest first (`python -X importtime`,
-    bytecode cached, one run: the order is what counts, not the figures)."""
-    found = subprocess.run(
-        [sys.executable, "-X", "importtime", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        preexec_fn=_one_core,
-    ).stderr
-    entries = []
-    for line in found.splitlines():
-        if not line.startswith("import time:") or "imported package" in line:
-            continue
-        own, total, name = line.removeprefix("import time:").split("|")
-        entries.append((int(own), int(total), name.strip()))
+    bytecode cached; each module's least time over `runs` runs, as importtime
+    counts wall time, which a shared machine's other work inflates)."""
+    least: dict[str, int] = {}
+    for _ in range(runs):
+        found = subprocess.run(
+            [sys.executable, "-X", "importtime", *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            preexec_fn=_one_core,
+        ).stderr
+        for line in found.splitlines():
+            if not line.startswith("import time:") or "imported package" in line:
+                continue
+            own, _total, name = line.removeprefix("import time:").split("|")
+            least[name.strip()] = min(least.get(name.strip(), int(own)), int(own))
     print(
         f"`python -X importtime {' '.join(Path(a).name for a in argv[:2])} ...`: "
-        f"{len(entries)} modules, {sum(e[0] for e in entries) / 1000:.1f} ms in all; "
-        f"the {top} dearest by their own time:"
+        f"{len(least)} modules, {sum(least.values()) / 1000:.1f} ms in all (each its "
+        f"least of {runs} runs); the {top} dearest by their own time:"
     )
-    for own, total, name in sorted(entries, reverse=True)[:top]:
-        print(f"  {own / 1000:7.1f} ms own {total / 1000:7.1f} ms with its imports  {name}")
+    for name, own in sorted(least.items(), key=lambda item: -item[1])[:top]:
+        print(f"  {own / 1000:7.1f} ms  {name}")
 
 
 # --- one select in-process ---------------------------------------------------------
