@@ -22,7 +22,8 @@ the goals are issue 27's, each against a floor of the project's own stack):
   select     one `select` (with its JSON) against 1,000 runtimes, in-process on a
              loaded cluster: the reference (`selection.select`: every runtime
              assessed, what `modetable select` runs), then the first and the
-             following selects of a fleet selector kept for that cluster. Goal:
+             following selects through a fleet's evaluator kept for that
+             cluster (its Memoised strategy). Goal:
              every select after the first at most a tenth of the reference.
   api        the Python API on one loaded Cluster (1,000 InferenceServices x 300
              runtimes): `modetable.select()` for each InferenceService against
@@ -292,11 +293,10 @@ def print_imports(argv: list[str], env: dict[str, str], top: int = 15, runs: int
 
 
 def bench_select(quick: bool, folder: Path) -> list[Row]:
-    from modetable.audit.fast import FleetSelector
     from modetable.inputs.manifests import build_cluster
     from modetable.inputs.sources import parse_objects, read_documents
     from modetable.rules import load_ruleset
-    from modetable.selection import outcome_json, select
+    from modetable.selection import Evaluator, Memoised, outcome_json, select
 
     _one_core()
     size = 300 if quick else 1_000
@@ -318,15 +318,15 @@ def bench_select(quick: bool, folder: Path) -> list[Row]:
             reference[index] = min(reference.get(index, elapsed), elapsed)
         gc.collect()
         started = time.perf_counter()
-        selector = FleetSelector(policy, cluster, candidates=True)
-        outcome_json(selector.select(auto[0]))
+        evaluator = Evaluator(policy, cluster, Memoised(policy, cluster), candidates=True)
+        outcome_json(select(policy, cluster, auto[0], evaluator))
         first = min(first, time.perf_counter() - started)
         for index, isvc in enumerate(auto[1:], start=1):
             started = time.perf_counter()
-            outcome_json(selector.select(isvc))
+            outcome_json(select(policy, cluster, isvc, evaluator))
             elapsed = time.perf_counter() - started
             after[index] = min(after.get(index, elapsed), elapsed)
-        del selector
+        del evaluator
     base = statistics.median(reference.values())
     later = statistics.median(after.values())
     label = f"{len(cluster.runtimes):,} runtimes"
