@@ -53,15 +53,23 @@ def environment(tmp_path_factory):
 
 
 # The example's InferenceService gets no runtime: select says so with exit 1.
+# JSON is written by the views' converter (issue 23), which is cattrs: the one
+# module of NOT_NEEDED a cold `select -o json` still imports (issue 27 wants
+# it off the cached path; docs/performance.md).
 @pytest.mark.parametrize(
-    ("command", "code"),
-    [(["select", "-o", "json"], 1), (["select"], 1), (["match"], 0), (["effective"], 0)],
+    ("command", "code", "imported"),
+    [
+        (["select", "-o", "json"], 1, "['cattrs']"),
+        (["select"], 1, "[]"),
+        (["match"], 0, "[]"),
+        (["effective"], 0, "[]"),
+    ],
     ids=["select -o json", "select", "match", "effective"],
 )
-def test_a_cold_command_imports_nothing_it_does_not_use(environment, command, code):
+def test_a_cold_command_imports_nothing_it_does_not_use(environment, command, code, imported):
     example = ["--isvc", str(EXAMPLES / "inference-service.yaml"), str(EXAMPLES)]
     argv = [sys.executable, "-c", _RUN, command[0], *example, *command[1:]]
     done = subprocess.run(argv, env=environment, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == code, done.stderr
     assert done.stdout  # the command answered
-    assert done.stderr == "[]\n"
+    assert done.stderr == imported + "\n"

@@ -10,13 +10,14 @@ are its own business, and tests/test_public_surface.py holds the audit to it):
   another strategy: a fleet passes `Evaluator(policy, cluster, Memoised(policy,
   cluster), candidates=...)`, which keeps each step's result per what it reads
   and prunes runtimes by indexes (`selection.memo`).
-- `outcome_json(outcome) -> dict`, `candidate_json`: `modetable select`'s JSON.
 - `make_context` / `assess`: the checks on one runtime, for callers that
   assess a runtime against one InferenceService (`Context`, `Candidate`,
   `CheckResult`, `CheckState`).
 - `model_facts` / `ModelFacts`, `Entry`: a model as the checks read it;
   `selection_rules` (the policy's `selection:` section), `read_field` (a
-  typed, located manifest field).
+  typed, located manifest field); `did_you_mean` (the closest names to a
+  misspelled one, as the outcomes' hints give them; the audit's mode
+  findings use it too).
 """
 
 from modetable.inputs.fields import read as read_field
@@ -30,8 +31,7 @@ from modetable.selection.checks import (
 )
 from modetable.selection.evaluate import Evaluator, assess
 from modetable.selection.memo import Memoised
-from modetable.selection.outcome import Event, Outcome, StatusCondition, select
-from modetable.selection.report import candidate_json, outcome_json
+from modetable.selection.outcome import Event, Outcome, StatusCondition, did_you_mean, select
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import rank_key
 
@@ -48,10 +48,9 @@ __all__ = [
     "Outcome",
     "StatusCondition",
     "assess",
-    "candidate_json",
+    "did_you_mean",
     "make_context",
     "model_facts",
-    "outcome_json",
     "rank_key",
     "read_field",
     "select",

@@ -19,7 +19,7 @@ runtimes pruned by indexes, both built from the steps' declarations
 
 A kept assessment's trace (the requested side's readings and their
 positions) is that of the first InferenceService of its shape; everything
-`outcome_json` shows is the InferenceService's own.
+select's JSON shows (`views.select.OutcomeView`) is the InferenceService's own.
 """
 
 from __future__ import annotations
