@@ -847,6 +847,7 @@ def test_a_named_runtimes_model_format_finding_says_the_ordering_in_its_hint(tmp
             "related": [
                 {"file": str(path), "line": 26, "col": 1, "label": "ClusterServingRuntime rt"}
             ],
+            "pending": False,
         }
     ]
     # Equal decides by equality, no ordering: no words beside OME's.
