@@ -236,10 +236,10 @@ def test_the_table_for_people(fleet):
         "with this name [admission/model-exists]",
         "  b/routed:",
         # the router's mode comes from the runtime's routerConfig: the runtime is to fix
-        f"    {runtimes}:60:1: error: router: Failed to reconcile component: invalid deployment "
+        f"    {runtimes}:62:1: error: router: Failed to reconcile component: invalid deployment "
         "mode for router "
         "[run_failure/router-invalid-mode]",
-        f"    {runtimes}:60:1: warning: router runs in MultiNode, which is deprecated: "
+        f"    {runtimes}:62:1: warning: router runs in MultiNode, which is deprecated: "
         "move it to OMENative [mode/MultiNode]",
     ]
     # Under the deprecation, what the move to the replacement changes.

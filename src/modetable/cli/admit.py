@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from modetable.cli.common import Io, add_isvc_inputs, isvc_and_cluster, load_policy, rules_note
+from modetable.cli.common import (
+    Io,
+    add_isvc_inputs,
+    deny_refused,
+    isvc_and_cluster,
+    load_policy,
+    rules_note,
+)
+from modetable.inputs.manifests import Refused
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -26,6 +34,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
+    if isinstance(isvc, Refused):
+        return deny_refused(policy, args, io, isvc)
     verdict = admit_result(policy, cluster, isvc)
     if args.output != "table":
         dump(verdict.to_json(), args.output, io.stdout)
