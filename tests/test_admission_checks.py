@@ -619,8 +619,9 @@ def test_the_pin_example_of_the_docs(tmp_path):
 
 def test_a_model_the_webhook_finds_by_name_but_not_as_its_kind(tmp_path):
     """The webhook looks a BaseModel up first, then a ClusterBaseModel, whatever
-    spec.model.kind says: it admits; what its runtime resolution says is not
-    decided here (selection follows the kind, as the controller does)."""
+    spec.model.kind says (`selection.model_ref.webhook_lookup`): it admits, and
+    its runtime resolution runs with the ClusterBaseModel it found (the
+    controller, which follows the kind, finds none: tests/test_model_lookup.py)."""
     docs = [
         isvc({"model": {"name": "m", "kind": "BaseModel"}}),
         *cluster_docs(),
@@ -629,18 +630,11 @@ def test_a_model_the_webhook_finds_by_name_but_not_as_its_kind(tmp_path):
     assert verdict == {
         "allowed": True,
         "message": None,
-        "warnings": [],
+        "warnings": ["Runtime rt will be auto-selected for model m"],
         "denied_by": None,
-        "warning_checks": [],
-        "checked": [c for c in V13 if c != "runtime-resolution"],
-        "not_checked": [
-            {
-                "check": "runtime-resolution",
-                "why": "the webhook finds spec.model.name by name, whatever spec.model.kind "
-                "says, and the controller does not find it as that kind: what the webhook's "
-                "runtime resolution gives is not decided here",
-            }
-        ],
+        "warning_checks": ["runtime-resolution"],
+        "checked": list(V13),
+        "not_checked": [],
     }
 
 
@@ -1799,16 +1793,43 @@ def test_the_table_says_allowed_by_which_checks_and_what_it_did_not_decide(tmp_p
         "Not checked: rollout-plan-size: a rollout group has an inline progression: its size "
         "is checked against the operator's rollout.maxPinnedPlanBytes, which is not decided here"
     )
-    admitted = run_cli("admit", "--isvc", "ns/svc", str(path))
+    admitted = run_cli("admit", "--isvc", "ns/svc", str(path), "-v")
     assert admitted.out.splitlines() == [
         f"Warning: {PICKED}",
         "InferenceService ns/svc: allowed",
         SCOPE.format(n=len(V13) - 1),
         not_checked,
     ]
-    selected = run_cli("select", "--isvc", "ns/svc", str(path)).out.splitlines()
+    selected = run_cli("select", "--isvc", "ns/svc", str(path), "-v").out.splitlines()
     at = selected.index("Admission: allowed")
     assert selected[at + 1 : at + 3] == [SCOPE.format(n=len(V13) - 1), not_checked]
+
+
+def test_without_v_what_is_not_modelled_is_one_line_pointing_at_v(tmp_path):
+    """What the InferenceService left undecided stays; the standing caveats (the
+    admission checks and the runtime webhook's checks not modelled) are one line."""
+    docs = [isvc(rollout(canary(["engine"]), **NATIVE)), *cluster_docs()]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    brief = f"Allowed by the {len(V13) - 1} checks modetable runs; -v lists what it does not model"
+    not_checked = (
+        "Not checked: rollout-plan-size: a rollout group has an inline progression: its size "
+        "is checked against the operator's rollout.maxPinnedPlanBytes, which is not decided here"
+    )
+    admitted = run_cli("admit", "--isvc", "ns/svc", str(path))
+    assert admitted.out.splitlines() == [
+        f"Warning: {PICKED}",
+        "InferenceService ns/svc: allowed",
+        brief,
+        not_checked,
+    ]
+    selected = run_cli("select", "--isvc", "ns/svc", str(path))
+    lines = selected.out.splitlines()
+    at = lines.index("Admission: allowed")
+    assert lines[at + 1 : at + 4] == [brief, not_checked, ""]
+    assert run_cli("select", "--isvc", "ns/svc", str(path), "-o", "json").json()["admission"][
+        "not_checked"
+    ] == [{"check": "rollout-plan-size", "why": not_checked.split(": ", 2)[2]}]
 
 
 def test_the_docs_list_the_checks_in_order_per_version(v13, v122):

@@ -173,6 +173,19 @@ for value, shown in [*WRONG[:3], (None, "NoneType"), ("text", "str"), (True, "bo
         TypeError,
         f"objects must be an iterable of objects (dicts), got {shown}",
     )
+# live=None is no live objects; anything else must be objects, as `objects`.
+for value, shown in [*WRONG[:3], ("text", "str"), (True, "bool")]:
+    case(
+        f"Cluster.from_objects:live={shown}",
+        lambda api, value=value: modetable.Cluster.from_objects([], rules=api.policy, live=value),
+        TypeError,
+        f"live must be an iterable of objects (dicts), got {shown}",
+    )
+bad_paths(
+    "Cluster.from_paths:live[0]",
+    lambda api, v: modetable.Cluster.from_paths(EXAMPLES, rules=api.policy, live=[v]),
+    None,
+)
 
 # --- select, effective, admit, match ------------------------------------------------
 

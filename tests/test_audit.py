@@ -142,7 +142,8 @@ def test_each_item_is_selects_json_with_the_identity(fleet):
         item.pop("problems")
         item.pop("deprecations")
         assert select.pop("rules") == rules_used()
-        item.pop("findings")
+        for key in ("findings", "known", "suppressed"):
+            item.pop(key)
         assert item == select
         assert f"{identity['namespace']}/{identity['name']}" == name
         assert identity["at"].startswith(str(fleet / "apps" / "isvcs.yaml") + ":")
@@ -176,6 +177,10 @@ def test_the_summary_counts(fleet):
         "severity": {"error": 2, "warning": 1, "info": 0},
         # b/lost's model, b/routed's router failing; b/routed's and a/pinned's MultiNode
         "findings": {"error": 2, "warning": 2, "info": 0},
+        # no baseline, no exception
+        "known": {"error": 0, "warning": 0, "info": 0},
+        "suppressed": {"error": 0, "warning": 0, "info": 0},
+        "fixed": None,
     }
 
 
@@ -195,11 +200,16 @@ def test_a_kubectl_list_on_stdin(fleet):
         items = run.json()["items"]
         for item in items:
             item.pop("at")
+            if item["model"] is not None:
+                item["model"].pop("at")
             for deprecation in item["deprecations"]:
                 for change in deprecation["changes"]:
                     change.pop("at")
             for finding in item["findings"]:
                 finding.pop("location")
+                for place in finding["related"]:
+                    for key in ("file", "line", "col"):
+                        place.pop(key)
         return items
 
     assert without_places(from_stdin) == without_places(from_files)
@@ -230,18 +240,21 @@ def test_the_table_for_people(fleet):
         f"    {isvcs}:9:30: warning: engine runs in MultiNode, which is deprecated: "
         "move it to OMENative [mode/MultiNode]",
         "  b/lost:",
-        f'    {isvcs}:37:1: error: admission webhook "inferenceservice.ome-webhook-server.'
+        # at spec.model.name, the model that is not found
+        f'    {isvcs}:45:11: error: admission webhook "inferenceservice.ome-webhook-server.'
         'validator" denied the request: referenced model "absent" not found in namespace "b": '
         "ensure a BaseModel exists in this namespace or a ClusterBaseModel exists cluster-wide "
         "with this name [admission/model-exists]",
         "  b/routed:",
-        # the router's mode comes from the runtime's routerConfig: the runtime is to fix
-        f"    {runtimes}:62:1: error: router: Failed to reconcile component: invalid deployment "
+        # the router's mode comes from the runtime's routerConfig: at the
+        # InferenceService's spec.runtime.name, the runtime's annotation beside it
+        f"    {isvcs}:33:11: error: router: Failed to reconcile component: invalid deployment "
         "mode for router "
         "[run_failure/router-invalid-mode]",
-        f"    {runtimes}:62:1: warning: router runs in MultiNode, which is deprecated: "
+        f"    {isvcs}:33:11: warning: router runs in MultiNode, which is deprecated: "
         "move it to OMENative [mode/MultiNode]",
     ]
+    assert findings[-1] == f"        see ClusterServingRuntime router-mn at {runtimes}:79:30"
     # Under the deprecation, what the move to the replacement changes.
     assert findings[2] == (
         "        ClusterServingRuntime lws spec.engineConfig.leader.runner.command[2] uses the "

@@ -59,7 +59,8 @@ def test_omenative_services_whose_runtimes_rely_on_a_leaderworkerset(
 ):
     """Under v1.3 they run OMENative, upgrade or not, and their runtimes still use
     LWS_* variables and leaderworkerset.sigs.k8s.io labels: each use is a warning
-    at the runtime's line (once their models are read: as written, the webhook
+    at the InferenceService's spec.runtime.name, with the runtime's line as its
+    related place (once their models are read: as written, the webhook
     refuses the runtime they name for a model with no format)."""
     item = _by_ref(catalog_read_audit)[isvc]
     assert item["problems"] == []
@@ -76,7 +77,10 @@ def test_omenative_services_whose_runtimes_rely_on_a_leaderworkerset(
         name = finding["message"].split(" uses the ")[1].split()[1].rstrip(",")
         prefix = name.split("=")[0]
         assert prefix.startswith(("LWS_", "leaderworkerset.sigs.k8s.io/"))
-        assert prefix in _line(finding["location"])
+        assert _line(finding["location"]).strip() == f"name: {runtime}"
+        [place] = finding["related"]
+        assert place["label"] == f"ClusterServingRuntime {runtime}"
+        assert prefix in _line(place)
         assert finding["message"].startswith(f"ClusterServingRuntime {runtime} spec.")
         assert "which OMENative does not set" in finding["message"]
 
@@ -104,7 +108,12 @@ def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
         ]
         assert finding["message"] in shown
         assert finding["object"]["name"] == item["runtime"]["name"]
-        assert finding["location"]["line"] == 1
+        # At the InferenceService's spec.runtime.name; the runtime where it begins.
+        assert _line(finding["location"]).strip() == f"name: {item['runtime']['name']}"
+        assert finding["location"]["file"] == item["at"].rsplit(":", 2)[0]
+        [place] = finding["related"]
+        assert place["line"] == 1
+        assert place["label"] == f"{finding['object']['kind']} {finding['object']['name']}"
 
 
 def test_the_catalog_summary_counts_by_severity(catalog_audit):
@@ -132,8 +141,14 @@ def test_a_broken_model_is_the_object_to_fix(catalog_audit):
     [finding] = item["findings"]
     assert finding["id"] == "outcome/model_format_missing"
     assert finding["object"] == {"kind": "ClusterBaseModel", "namespace": None, "name": "bge-m3"}
-    assert finding["location"]["file"].endswith("models/BAAI/bge-m3.yaml")
-    assert item["cause"]["at"] == f"{finding['location']['file']}:1:1"
+    # At the InferenceService's spec.model.name, the model as the related place.
+    assert finding["location"]["file"].endswith("inferenceservices/BAAI/bge-m3.yaml")
+    assert _line(finding["location"]) == "    name: bge-m3"
+    assert finding["location"]["col"] == 11
+    [place] = finding["related"]
+    assert place["file"].endswith("models/BAAI/bge-m3.yaml")
+    assert item["cause"]["at"] == f"{place['file']}:1:1"
+    assert place["label"] == "ClusterBaseModel bge-m3"
     assert finding["message"] == item["admission"]["message"]
 
 
@@ -198,7 +213,10 @@ def test_a_component_running_omenative_with_lws_names_is_found_now(tmp_path):
         for _path, message in LWS_BREAKS
     ]
     for finding in item["findings"]:
-        assert "$(LWS_" in _line(finding["location"])
+        assert _line(finding["location"]) == "    name: m"  # spec.model.name: picked for it
+        [place] = finding["related"]
+        assert place["label"] == "ClusterServingRuntime lws"
+        assert "$(LWS_" in _line(place)
     # The same runtime in v1.2.2 runs a LeaderWorkerSet (MultiNode): nothing breaks.
     older = run_cli("--ome-version", "v1.2.2", "audit", str(path), "-o", "json").json()
     assert older["items"][0]["findings"] == []
@@ -414,6 +432,7 @@ def test_a_planted_runtime_the_api_server_refuses_is_one_finding_and_the_rest_is
                 "name": "planted-broken",
             },
             "hint": None,
+            "related": [],
         }
     ]
     # Any other command leaves it out, with a warning, and answers as without it.

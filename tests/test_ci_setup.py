@@ -190,7 +190,7 @@ def _denied_audit(names: list[str]) -> str:
         "\n"
         "Findings:\n"
         "  b/lost:\n"
-        '    lost.yaml:1:1: error: admission webhook "inferenceservice.ome-webhook-server.'
+        '    lost.yaml:9:11: error: admission webhook "inferenceservice.ome-webhook-server.'
         'validator" denied the request: referenced model "absent" not found in namespace "b": '
         "ensure a BaseModel exists in this namespace or a ClusterBaseModel exists cluster-wide "
         "with this name [admission/model-exists]\n"
@@ -593,7 +593,7 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
     audit = run.runs["Audit"]
     assert (audit.returncode, audit.stderr) == (0, "")
     assert audit.stdout == (
-        "::error file=deploy/lost.yaml,line=1,col=1,title=modetable admission/model-exists "
+        "::error file=deploy/lost.yaml,line=9,col=11,title=modetable admission/model-exists "
         f"(InferenceService b/lost)::{DENIAL}\n{DENIED_SUMMARY}\n"
     )
     folder = _sarif_folder(runner)
@@ -612,11 +612,11 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
         f"{DENIED_SUMMARY}\n"
         "\n"
         "| Severity   | Finding                  | Subject   | Object to fix           "
-        f"| Where                  | {'Message'.ljust(len(DENIAL))} |\n"
+        f"| Where                   | {'Message'.ljust(len(DENIAL))} |\n"
         "|------------|--------------------------|-----------|-------------------------"
-        f"|------------------------|{'-' * (len(DENIAL) + 2)}|\n"
+        f"|-------------------------|{'-' * (len(DENIAL) + 2)}|\n"
         "| error      | `admission/model-exists` | b/lost    | InferenceService b/lost "
-        f"| `deploy/lost.yaml:1:1` | {DENIAL} |\n"
+        f"| `deploy/lost.yaml:9:11` | {DENIAL} |\n"
     )
     [result] = _valid_sarif(sarif)["runs"][0]["results"]
     assert (result["ruleId"], result["message"]["text"]) == ("admission/model-exists", DENIAL)
@@ -629,7 +629,8 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
     failing = run.runs["Fail on findings"]
     assert (failing.returncode, failing.stdout, failing.stderr) == (
         1,
-        "modetable audit found findings as severe as fail-on (error) or more: exit 1\n",
+        "modetable audit found findings as severe as fail-on (the config's, else error) or more: "
+        "exit 1\n",
         "",
     )
 
@@ -687,6 +688,49 @@ def test_fail_on_never_passes_and_still_counts(tmp_path, action_python):
         0,
         "",
     )
+
+
+@pytest.mark.install
+def test_the_action_reads_a_baseline_and_a_config(tmp_path, action_python):
+    """baseline: the denial the file knows annotates nothing and fails nothing;
+    config: its exception suppresses it (with its reason), its fail-on applies."""
+    repo = _denied_and_ok(tmp_path / "repo")
+    entry = {
+        "fingerprint": "a85dc584c6d56d5fba0c29a610bc2f3d",
+        "id": "admission/model-exists",
+        "severity": "error",
+        "subject": "b/lost",
+        "object": "InferenceService b/lost",
+        "message": DENIAL,
+    }
+    (repo / "base.json").write_text(json.dumps({"modetable_baseline": 1, "findings": [entry]}))
+    runner = tmp_path / "runner"
+    run = _run_action(
+        _action(), {"manifests": "deploy/", "baseline": "base.json"}, repo, action_python, runner
+    )
+    known = DENIED_SUMMARY.replace("1 ok, 1 with errors", "2 ok, 0 with errors").replace(
+        "1 error,", "0 errors,"
+    )
+    assert (run.runs["Audit"].stdout, run.outputs["exit-code"], run.outputs["errors"]) == (
+        f"{known}; baseline: 1 known, 0 fixed\n",
+        "0",
+        "0",
+    )
+    assert not run.failed
+    (repo / "ci").mkdir()
+    (repo / "ci" / "modetable.yaml").write_text(
+        "fail-on: never\nignore:\n  - id: outcome/*\n    reason: never found here\n"
+    )
+    shutil.rmtree(runner)
+    run = _run_action(
+        _action(), {"manifests": "deploy/", "config": "ci/modetable.yaml"}, repo, action_python,
+        runner,
+    )  # fmt: skip
+    assert (run.outputs["exit-code"], run.outputs["errors"]) == ("0", "1")
+    assert run.runs["Audit"].stderr == (
+        "modetable: warning: ci/modetable.yaml:3:5: ignore outcome/*: suppresses no finding\n"
+    )
+    assert not run.failed
 
 
 @pytest.mark.install
@@ -759,7 +803,7 @@ def test_the_action_reads_manifests_named_like_options_as_files(tmp_path, action
     audit = run.runs["Audit"]
     assert (audit.returncode, audit.stderr) == (0, "")
     assert audit.stdout == (
-        "::error file=lost.yaml,line=1,col=1,title=modetable admission/model-exists "
+        "::error file=lost.yaml,line=9,col=11,title=modetable admission/model-exists "
         f"(InferenceService b/lost)::{DENIAL}\n"
         "4 InferenceServices (v1.3): 3 ok, 1 with errors, 0 with warnings, 0 with info; "
         "findings: 1 error, 0 warnings, 0 info\n"
@@ -813,7 +857,7 @@ def test_the_pages_workflow_runs_the_action(tmp_path, action_python):
         if good:
             assert found == []
         else:
-            assert ("error", "deploy/apps/isvcs.yaml", "37") in found
+            assert ("error", "deploy/apps/isvcs.yaml", "45") in found
             for _level, file, line in found:
                 assert int(line) <= len((repo / file).read_text().splitlines())
         sarif = str(_sarif_folder(runner) / "modetable.sarif")

@@ -27,13 +27,58 @@ def test_version():
 
 
 def test_match_table_on_the_page_example():
+    """The runtimes the mode rule rejects, and one line counting those it passes;
+    --all lists every runtime."""
     run = run_cli("match", "--isvc", PAGE_ISVC, str(EXAMPLES))
-    assert run.code == 0
+    assert (run.code, run.err) == (0, "")
     assert run.out.splitlines() == [
+        "InferenceService llama-demo/llama-3-70b asks: engine OMENative (isvc-service-mode)",
+        "RUNTIME                               SCOPE    RESULT    ROW             REASON",
+        f"srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  different-mode  {PAGE_REASON}",
+        "1 more runtime passes the mode rule; --all lists every runtime.",
+    ]
+    every = run_cli("match", "--isvc", PAGE_ISVC, str(EXAMPLES), "--all")
+    assert every.out.splitlines() == [
         "InferenceService llama-demo/llama-3-70b asks: engine OMENative (isvc-service-mode)",
         "RUNTIME                               SCOPE    RESULT    ROW             REASON",
         "srt-llama-3-3-70b-instruct            Cluster  Passes    -               -",
         f"srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  different-mode  {PAGE_REASON}",
+    ]
+
+
+def test_match_when_the_mode_rule_passes_every_runtime(tmp_path):
+    path = manifests(tmp_path, isvc_doc(), runtime_doc("a"), runtime_doc("b"))
+    run = run_cli("match", "--isvc", "ns/svc", path)
+    assert (run.code, run.out.splitlines()) == (
+        0,
+        [
+            "InferenceService ns/svc asks: engine none",
+            "All 2 runtimes pass the mode rule; --all lists them.",
+        ],
+    )
+    one = run_cli("match", "--isvc", "ns/svc", path, "--runtime", "a")
+    assert one.out.splitlines()[1:] == ["The runtime passes the mode rule; --all lists it."]
+
+
+def test_match_explain_says_the_inference_services_side_once(tmp_path):
+    """The InferenceService's side (its mode, the sources passed over) is the same
+    against every runtime: said once, before the runtimes' sides."""
+    isvc = isvc_doc(engine={})
+    isvc["metadata"]["annotations"] = {"ome.io/deploymentMode": "RawDeployment"}
+    path = manifests(
+        tmp_path,
+        isvc,
+        runtime_doc("a"),
+        runtime_doc("b"),
+        runtime_doc("c", engineConfig=mode_annotation("MultiNode")),
+    )
+    run = run_cli("match", "--isvc", "ns/svc", path, "--explain", "--all")
+    assert run.out.count("passed over") == 1, run.out
+    assert run.out.splitlines()[6:9] == [
+        "InferenceService ns/svc:",
+        "  engine: none",
+        "    passed over metadata.annotations[ome.io/deploymentMode]: RawDeployment: "
+        "does not count for matching",
     ]
 
 
@@ -50,9 +95,11 @@ def test_match_explain_says_where_each_side_got_its_mode():
     assert run.code == 1
     assert run.out.splitlines()[3:] == [
         "",
+        "InferenceService llama-demo/llama-3-70b:",
+        "  engine: OMENative from isvc-service-mode",
+        "",
         "srt-llama-3-3-70b-instruct-multinode (ClusterServingRuntime):",
         "  engine: row different-mode, Rejected",
-        "    InferenceService: OMENative from isvc-service-mode",
         "    runtime: MultiNode from runtime-component-annotation",
         "      passed over spec.engineConfig.leader or spec.engineConfig.worker: "
         "leader: does not count for matching",
@@ -206,7 +253,7 @@ def test_effective_json_contract(tmp_path):
     assert data == {
         "isvc": "ns/svc",
         "version": "v1.3",
-        "runtime": {"name": "rt", "kind": "ClusterServingRuntime"},
+        "runtime": {"name": "rt", "kind": "ClusterServingRuntime", "read_from": "manifest"},
         "named": True,
         "components": {
             "engine": {"mode": "RawDeployment", "source": "Default"},
@@ -384,7 +431,7 @@ def test_match_exits_1_when_the_named_runtimes_chain_is_broken_even_if_another_p
         "RUNTIME        SCOPE    RESULT    ROW    REASON",
         'child (named)  Cluster  Error     -      inherit-from parent "missing" not found '
         "(chain so far: [child])",
-        "other          Cluster  Passes    -      -",
+        "1 more runtime passes the mode rule; --all lists every runtime.",
     ]
 
 

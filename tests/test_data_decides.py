@@ -25,6 +25,8 @@ KUBERNETES_TEXTS = SOURCE_DIR / "inputs" / "api_texts.py"
 def forbidden_names(rules) -> set[str]:
     names = {m.name for m in rules.modes}
     names |= {rules.annotation_key, rules.inheritance.annotation}
+    if rules.suppression is not None:  # modetable's own annotation
+        names.add(rules.suppression.annotation)
     for component in rules.components:
         names |= {component.name, component.isvc_field, component.runtime_field}
     for purpose in ("requested", "declared", "running"):
@@ -75,6 +77,7 @@ def test_the_grep_finds_what_it_looks_for(ruleset):
     assert {
         "MultiNode",
         "ome.io/deploymentMode",
+        "modetable.io/ignore",
         "engineConfig",
         "deploymentMode",
         "router",

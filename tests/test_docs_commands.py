@@ -89,6 +89,23 @@ def test_explain_why(here):
     run_example(why, 0)
 
 
+def test_explain_by_default_and_all(tmp_path, monkeypatch):
+    """The reference page's example (tests/test_explain.py's team-a) as manifests/."""
+    from test_explain import team_a
+
+    folder = tmp_path / "manifests"
+    folder.mkdir()
+    team_a(folder)
+    monkeypatch.chdir(tmp_path)
+    model, _why = examples("## `modetable explain`")
+    runs = commands(model)
+    assert [argv[-1] for argv, _shown in runs] == ["manifests/", "--all"]
+    for argv, shown in runs:
+        run = run_cli(*argv[1:])
+        assert (run.code, run.err) == (0, "")
+        assert_shows(run.out, shown)
+
+
 def _write(folder: Path, name: str, documents: list[dict]) -> None:
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -81,8 +81,10 @@ def test_a_typed_list_is_unwrapped_like_kind_list(tmp_path):
         "kind": "ClusterServingRuntimeList",
         "items": [runtime_doc("rt")],
     }
-    typed = run_cli("match", "--isvc", "svc", str(ISVC), "-", stdin=_dump(listed))
-    plain = run_cli("match", "--isvc", "svc", str(ISVC), "-", stdin=_dump(runtime_doc("rt")))
+    typed = run_cli("match", "--isvc", "svc", str(ISVC), "-", "--all", stdin=_dump(listed))
+    plain = run_cli(
+        "match", "--isvc", "svc", str(ISVC), "-", "--all", stdin=_dump(runtime_doc("rt"))
+    )
     assert (typed.code, typed.out, typed.err) == (plain.code, plain.out, plain.err)
     assert "rt " in typed.out
 

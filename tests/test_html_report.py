@@ -162,6 +162,139 @@ def test_catalog_filters_show_the_summary_categories(chromium, catalog_audit):
     _only_itself(visit)
 
 
+def test_catalog_filters_by_outcome_and_by_finding_id(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    items = document["items"]
+    results = document["summary"]["results"]
+    assert _options(visit, "out") == sorted(results)
+    for result, count in results.items():
+        assert _choose(visit, "out", result) == count
+        assert _visible_names(visit) == [i["name"] for i in items if i["result"] == result]
+    _choose(visit, "out", None)
+    ids = sorted({f["id"] for i in items for f in i["findings"]})
+    assert _options(visit, "fid") == ids
+    for found in ids:
+        having = [i["name"] for i in items if found in {f["id"] for f in i["findings"]}]
+        assert _choose(visit, "fid", found) == len(having)
+        assert _visible_names(visit) == having
+    # With an outcome: both hold.
+    found = "admission/scale-to-zero"
+    _choose(visit, "fid", found)
+    for result in ("named_model_invalid", "picked"):
+        _choose(visit, "out", result)
+        assert _visible_names(visit) == [
+            i["name"]
+            for i in items
+            if i["result"] == result and found in {f["id"] for f in i["findings"]}
+        ]
+    assert _visible_names(visit) == []
+    _only_itself(visit)
+
+
+def _searched(item: dict[str, Any]) -> list[str]:
+    """What the search box looks in, of what a query below can hold: the row's
+    names and the texts of its findings and outcome."""
+    texts = [item["namespace"], item["name"], (item["runtime"] or {}).get("name") or ""]
+    for f in item["findings"]:
+        texts += [f["id"], f["message"], f["hint"] or "", f["object"]["name"] or ""]
+    admission = item["admission"]
+    texts += [item["message"] or "", admission["message"] or "", *admission["warnings"]]
+    return texts
+
+
+def _search(visit, query: str) -> list[str]:
+    visit.page.fill("#search", query)
+    assert int(visit.page.text_content("#shown")) == visit.visible_rows()
+    return _visible_names(visit)
+
+
+def test_catalog_search_over_names_and_messages(chromium, catalog_audit):
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    items = document["items"]
+
+    def expected(query: str) -> list[str]:
+        wanted = query.strip().lower()
+        return [i["name"] for i in items if any(wanted in t.lower() for t in _searched(i))]
+
+    # A name (of InferenceServices and the runtime one uses), a message's words
+    # in another case, a finding id.
+    for query in ("deepseek-r1-distill-qwen", "INVALIDSCALETOZERO", "  check/model-format "):
+        found = _search(visit, query)
+        assert found == expected(query)
+        assert 0 < len(found) < len(items)
+    # A runtime that is only a candidate is not looked for (candidates are not searched).
+    candidate = next(
+        c["name"]
+        for i in items
+        for c in i["candidates"]
+        if not any(c["name"] in t for j in items for t in _searched(j))
+    )
+    assert _search(visit, candidate) == []
+    assert _search(visit, "no such text anywhere") == []
+    # With a filter: both hold; cleared, every row is back.
+    _choose(visit, "sev", "warning")
+    assert _search(visit, "qwen") == [
+        n for n in expected("qwen") if _worst(_named(items, n), document["summary"]) == "warning"
+    ]
+    _choose(visit, "sev", None)
+    assert len(_search(visit, "")) == len(items)
+    # Enter sends nothing anywhere.
+    visit.page.press("#search", "Enter")
+    assert visit.page.url == visit.url
+    _only_itself(visit)
+
+
+def _named(items: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    return next(i for i in items if i["name"] == name)
+
+
+# Each text node of each element of `selector` that is laid out on more than
+# one line (a word broken); the rows are all laid out first.
+_BROKEN = """selector => {
+    for (const item of document.querySelectorAll('#items > .item')) {
+        item.style.contentVisibility = 'visible';
+    }
+    const broken = [];
+    for (const node of document.querySelectorAll(selector)) {
+        const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+        for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+            const range = document.createRange();
+            range.selectNodeContents(t);
+            const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+            if (tops.size > 1) broken.push(t.textContent);
+        }
+    }
+    return broken;
+}"""
+
+
+def test_catalog_ids_are_never_broken_inside_a_word(chromium, catalog_audit):
+    """Outcomes, finding ids and check ids wrap only after a `/`, however narrow
+    the window; names (which may) do break there, so the check can see a break."""
+    document, path = catalog_audit
+    visit = chromium.open(path)
+    visit.page.set_viewport_size({"width": 640, "height": 900})
+    item = next(i for i in document["items"] if "/" in "".join(f["id"] for f in i["findings"]))
+    _open(visit, item["name"])
+    ids = visit.page.locator("#items .id")
+    assert ids.count() >= len(document["items"]) + len(item["findings"])
+    assert visit.page.evaluate(_BROKEN, "#items .id, #summary .id") == []
+    # What a break looks like: the names, at this width, break inside.
+    assert visit.page.evaluate(_BROKEN, "#items button.open") != []
+    # An id stays in its cell: the outcome column is as wide as its widest.
+    overflowing = visit.page.eval_on_selector_all(
+        "#items > .item > .row > [role=cell]:nth-child(4)",
+        "cells => cells.filter(c => c.scrollWidth > c.clientWidth).length",
+    )
+    assert overflowing == 0
+    # A finding id wraps after its `/` in a narrow detail table, never inside.
+    visit.page.set_viewport_size({"width": 360, "height": 900})
+    assert visit.page.evaluate(_BROKEN, "#items .more .id") == []
+    _only_itself(visit)
+
+
 def _worst(item: dict[str, Any], summary: dict[str, Any]) -> str:
     found = {f["severity"] for f in item["findings"]}
     return next((s for s in summary["findings"] if s in found), "ok")
@@ -207,7 +340,10 @@ def test_catalog_row_opens_to_its_findings_components_and_candidates(chromium, c
             f"{f['object']['kind']} {f['object']['name']}"
             if not f["object"]["namespace"]
             else f"{f['object']['kind']} {f['object']['namespace']}/{f['object']['name']}",
-            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}",
+            f"{f['location']['file']}:{f['location']['line']}:{f['location']['col']}"
+            + "".join(
+                f"; see {r['label']} at {r['file']}:{r['line']}:{r['col']}" for r in f["related"]
+            ),
         ]
         for f in item["findings"]
     ]
@@ -232,6 +368,7 @@ def test_catalog_summary_and_rows_read_without_javascript(chromium, catalog_audi
     assert _shown_counts(visit) == _leaves(document["summary"])
     assert visit.count("#items > .item") == len(document["items"])
     assert visit.page.locator("#filter-sev").is_disabled()
+    assert visit.page.locator("#search").is_disabled()
     assert visit.page.locator("noscript").count() == 1
     assert visit.requests == [visit.url]
 
@@ -273,6 +410,11 @@ def test_catalog_upgrade_counts_filters_and_rows(chromium, tmp_path):
         if c["changed"]
     }
     assert {row[0]: row[1] for row in rows if row[0] in moved} == moved
+    # The search box looks through names and what changes.
+    visit.page.locator("#items > .item.open button.open").click()
+    assert _search(visit, item["name"]) == [
+        i["name"] for i in document["items"] if item["name"] in json.dumps(i)
+    ]
     _only_itself(visit)
 
 
@@ -360,6 +502,11 @@ def test_ten_thousand_open_sort_filter_and_open_a_row(chromium, fleet_report):
     item = next(i for i in document["items"] if i["findings"])
     more = _open(visit, item["name"])
     assert [row[1] for row in _table_rows(more, "Findings")] == [f["id"] for f in item["findings"]]
+    # A search looks through every row's details (the rows are sorted by name).
+    message = item["findings"][0]["message"][:60]
+    assert sorted(_search(visit, message)) == sorted(
+        i["name"] for i in document["items"] if any(message in t for t in _searched(i))
+    )
     _only_itself(visit)
 
 

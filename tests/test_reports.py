@@ -79,7 +79,13 @@ def test_github_commands_point_at_the_manifest_lines(fleet):
         assert Path(props["file"]).exists()
         assert int(props["line"]) <= len(Path(props["file"]).read_text().splitlines())
         assert props["title"].startswith(f"modetable {finding['id']} (")
-        assert message == finding["message"]
+        # The other objects' places, in the text: the annotation stays on the
+        # InferenceService's file.
+        also = "; ".join(
+            f"see {r['label']} at {r['file']}:{r['line']}:{r['col']}" for r in finding["related"]
+        )
+        assert message == finding["message"] + (f" ({also})" if also else "")
+    assert any(f["related"] for f in findings)
     assert run.out.splitlines()[-1].startswith("4 InferenceServices (v1.3): 1 ok")
 
 

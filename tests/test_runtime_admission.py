@@ -118,7 +118,11 @@ def test_the_audit_reports_a_denied_runtime_and_goes_on_without_it(tmp_path):
         "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "a-denied"},
     }
     [item] = data["items"]
-    assert item["runtime"] == {"name": "b-admitted", "kind": "ClusterServingRuntime"}
+    assert item["runtime"] == {
+        "name": "b-admitted",
+        "kind": "ClusterServingRuntime",
+        "read_from": "manifest",
+    }
 
 
 def test_select_refuses_the_input_with_the_denial(tmp_path):
@@ -137,15 +141,21 @@ def test_select_says_which_runtime_webhook_checks_it_rests_on(tmp_path):
     docs = [d for d in cluster_docs() if d["metadata"]["name"] != "a-denied"]
     path = tmp_path / "fleet.yaml"
     path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
-    run = run_cli("select", "--isvc", "ns/svc", str(path))
-    assert run.code == 0, run.err
-    assert (
+    said = (
         "Runtimes are taken as OME's ServingRuntime webhook would admit them: of its checks "
         "modetable runs a profile's disabled rule and the entries' priorities, not the "
         "accelerator classes they list (AcceleratorClasses are not read), the shape of a "
         "MultiNode or RawDeployment configuration, priorities shared with other runtimes, or "
         "an inheritance chain broken at apply"
-    ) in run.out.splitlines()
+    )
+    run = run_cli("select", "--isvc", "ns/svc", str(path), "-v")
+    assert run.code == 0, run.err
+    assert said in run.out.splitlines()
+    # Without -v, the admission's one line points at it.
+    brief = run_cli("select", "--isvc", "ns/svc", str(path))
+    assert said not in brief.out.splitlines()
+    assert "Admission: allowed\nAllowed by the " in brief.out
+    assert brief.out.count("-v lists what it does not model") == 1
 
 
 def test_rules_check_refuses_effects_that_would_say_nothing(tmp_path):
@@ -188,3 +198,23 @@ def test_rules_check_wants_what_each_runtime_check_reads(tmp_path):
     run = run_cli("--rules", str(path), "rules", "check")
     assert run.code == 1  # findings, as rules check reports them
     assert "error: incomplete-rule: a priorities_agree check names its entry_name" in run.out
+
+
+def test_select_denied_with_a_runtime_points_at_v_for_the_webhook_checks(tmp_path):
+    docs = [
+        isvc_doc(runtime={"name": "rt"}, engine={"minReplicas": 0}),
+        runtime_doc("rt", supportedModelFormats=[format_entry()]),
+        model_doc("m", **llama_model_spec()),
+    ]
+    path = tmp_path / "m.yaml"
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("select", "--isvc", "ns/svc", str(path))
+    lines = run.out.splitlines()
+    at = lines.index("Admission: denied")
+    assert lines[at + 2 : at + 4] == [
+        "Some checks of OME's webhooks are not modelled; -v lists them",
+        "",
+    ]
+    full = run_cli("select", "--isvc", "ns/svc", str(path), "-v").out.splitlines()
+    assert full[at + 2].startswith("Runtimes are taken as OME's ServingRuntime webhook would")
+    assert full[at + 3] == ""

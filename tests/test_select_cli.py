@@ -57,6 +57,11 @@ def test_json_contract_of_the_example():
         "named_check",
         "cause",
         "hint",
+        "read_from",
+        "model",
+        "webhook_model",
+        "controller_log",
+        "lookup",
         "rules",
     ]
     assert (data["result"], data["runtime"], data["named"], data["message"]) == (
@@ -195,7 +200,7 @@ def test_effective_now_selects_when_none_is_named(tmp_path):
     )
     data = run_cli("effective", "--isvc", "ns/svc", path, "-o", "json").json()
     assert (data["runtime"], data["named"]) == (
-        {"name": "rt", "kind": "ClusterServingRuntime"},
+        {"name": "rt", "kind": "ClusterServingRuntime", "read_from": "manifest"},
         False,
     )
     assert data["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}

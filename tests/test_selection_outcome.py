@@ -558,6 +558,7 @@ def test_outcome_json_has_the_documented_fields(v13):
     assert picked["runtime"] == {
         "name": "srt-llama-3-3-70b-instruct-multinode",
         "kind": "ClusterServingRuntime",
+        "read_from": "manifest",
     }
     assert picked["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
 

@@ -44,6 +44,8 @@ class Denial:
     stage: str
     reason: str
     message: str
+    # The InferenceService's field that decides it (a path), when the check knows it.
+    field: str | None = None
 
 
 @attrs.frozen
@@ -70,6 +72,8 @@ class Admission:
     warning_checks: tuple[str, ...] = ()
     checked: tuple[str, ...] = ()
     not_checked: tuple[NotChecked, ...] = ()
+    # The field each warning is about (a path, or None), beside `warnings`.
+    warning_fields: tuple[str | None, ...] = ()
 
     @property
     def denied_by(self) -> str | None:
@@ -97,6 +101,7 @@ def admit(
     here = Inputs(policy, isvc, cluster, selection, result, (), read)
     warnings: list[str] = []
     warning_checks: list[str] = []
+    warning_fields: list[str | None] = []
     checked: list[str] = []
     not_checked: list[NotChecked] = []
     for rule in _ordered(policy):
@@ -125,13 +130,16 @@ def admit(
                 allowed=False,
                 message=shown,
                 warnings=tuple(warnings),
-                denials=(Denial(rule.id, rule.stage, verdict.denial, shown),),
+                denials=(Denial(rule.id, rule.stage, verdict.denial, shown, verdict.field),),
                 warning_checks=tuple(warning_checks),
                 checked=tuple(checked),
                 not_checked=tuple(not_checked),
+                warning_fields=tuple(warning_fields),
             )
         warnings.extend(verdict.warnings)
         warning_checks.extend(rule.id for _ in verdict.warnings)
+        fields = verdict.warning_fields or (None,) * len(verdict.warnings)
+        warning_fields.extend(fields)
     return Admission(
         allowed=True,
         message=None,
@@ -139,6 +147,7 @@ def admit(
         warning_checks=tuple(warning_checks),
         checked=tuple(checked),
         not_checked=tuple(not_checked),
+        warning_fields=tuple(warning_fields),
     )
 
 
@@ -148,12 +157,14 @@ def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
     return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
 
 
-def admission_lines(policy: Policy, admission: dict[str, Any]) -> list[str]:
+def admission_lines(policy: Policy, admission: dict[str, Any], *, verbose: bool) -> list[str]:
     """What a table says after the verdict (`admission` as admission_json gives
-    it): when allowed, by which checks; then each check not decided, and why."""
+    it): when allowed, by which checks (with `verbose`, and what is not
+    modelled; else one line pointing at -v); then each check not decided, and why."""
     lines = []
     if admission["allowed"]:
-        lines.append(policy.message("admission_scope", count=len(admission["checked"])))
+        scope = "admission_scope" if verbose else "admission_scope_brief"
+        lines.append(policy.message(scope, count=len(admission["checked"])))
     lines.extend(
         policy.message("admission_not_checked", check=n["check"], why=n["why"])
         for n in admission["not_checked"]

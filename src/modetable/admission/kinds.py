@@ -98,6 +98,10 @@ class Verdict:
     denial: str | None = None
     not_checked: str | None = None
     shown: str | None = None
+    # The field of the InferenceService that decides the denial, and each
+    # warning (a path, placeholders filled), where the check knows it.
+    field: str | None = None
+    warning_fields: tuple[str | None, ...] = ()
 
 
 PASS = Verdict()
@@ -115,7 +119,10 @@ def allowed_values(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     if value in (paths.MISSING, None) or value in rule.values:
         return PASS
     supported = ", ".join(f'"{v}"' for v in rule.values)
-    return Verdict(denial=policy.message(rule.message or "", value=value, supported=supported))
+    return Verdict(
+        denial=policy.message(rule.message or "", value=value, supported=supported),
+        field=source.path,
+    )
 
 
 def agree_when_any(inputs: Inputs, rule: AdmissionRule) -> Verdict:
@@ -145,6 +152,7 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
         [] if rule.each else [None]
     )
     given: list[str] = []
+    at: list[str | None] = []
     for component in components:
         here = inputs.reader(component)
         for case in rule.cases:
@@ -158,10 +166,13 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
             else:
                 continue
             given.append(policy.message(case.message, **values))
+            # The case's first field read is what to change.
+            read = next((t.field for t in (*case.when, *rule.guard) if t.field), None)
+            at.append(paths.render(here.segments(read)) if read else None)
             break
         if given and rule.emit == AdmissionEmit.DENIAL:
-            return Verdict(denial=given[0])
-    return Verdict(warnings=tuple(given))
+            return Verdict(denial=given[0], field=at[0])
+    return Verdict(warnings=tuple(given), warning_fields=tuple(at))
 
 
 def model_exists(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
@@ -184,25 +195,35 @@ def model_exists(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
         where = namespace if scopes.get(kind) == Scope.NAMESPACE else None
         if inputs.cluster.get(kind, name, where) is not None:
             return PASS
-    return Verdict(denial=policy.message(rule.message or "", model=name, namespace=namespace))
+    return Verdict(
+        denial=policy.message(rule.message or "", model=name, namespace=namespace),
+        field=f"{ref.path}.{ref.name}",
+    )
+
+
+def _rollout(rule: AdmissionRule, denial: str | None) -> Verdict:
+    """A rollout check's denial, at the rollout groups (`rollout.groups`)."""
+    if denial is None:
+        return PASS
+    return Verdict(denial=denial, field=rule.rollout.groups if rule.rollout else None)
 
 
 def canary(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """OME's ValidateCanary over the rollout groups whose progression is a
     canary (admission/rollout.py): its first error."""
-    return Verdict(denial=canary_problem(inputs.policy, rule, inputs.isvc))
+    return _rollout(rule, canary_problem(inputs.policy, rule, inputs.isvc))
 
 
 def coordination(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """OME's ValidateCoordination up to its mode check, over every rollout
     group (admission/rollout.py): its first error."""
-    return Verdict(denial=coordination_problem(inputs.policy, rule, inputs.isvc))
+    return _rollout(rule, coordination_problem(inputs.policy, rule, inputs.isvc))
 
 
 def rolling_update_budgets(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """ValidateCoordination's budgets (admission/rollout.py): a rollingUpdate
     group's maxSurge and maxUnavailable, counts or percentages."""
-    return Verdict(denial=budget_problem(inputs.policy, rule, inputs.isvc))
+    return _rollout(rule, budget_problem(inputs.policy, rule, inputs.isvc))
 
 
 def ratio_tolerance(inputs: Inputs, rule: AdmissionRule) -> Verdict:
@@ -211,24 +232,27 @@ def ratio_tolerance(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     text = tolerance_problem(inputs.policy, rule, inputs.isvc)
     if text is None:
         return PASS
-    return Verdict(warnings=(text,)) if rule.emit == AdmissionEmit.WARNING else Verdict(denial=text)
+    if rule.emit == AdmissionEmit.WARNING:
+        groups = rule.rollout.groups if rule.rollout else None
+        return Verdict(warnings=(text,), warning_fields=(groups,))
+    return _rollout(rule, text)
 
 
 def zero_budget(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """ValidateCoordination's pacing: a rollingUpdate group whose budgets both
     resolve to zero (admission/rollout.py)."""
-    return Verdict(denial=zero_budget_problem(inputs.policy, rule, inputs.isvc))
+    return _rollout(rule, zero_budget_problem(inputs.policy, rule, inputs.isvc))
 
 
 def soak(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """ValidateCoordination's soak: only on a group of a sequence (admission/rollout.py)."""
-    return Verdict(denial=soak_problem(inputs.policy, rule, inputs.isvc))
+    return _rollout(rule, soak_problem(inputs.policy, rule, inputs.isvc))
 
 
 def rollout_ordering(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """OME's ValidateRolloutOrderingEnforced (admission/rollout.py): no group's
     `order`, and a list of groups whose order OME enforces unless Concurrent."""
-    return Verdict(denial=ordering_problem(inputs.policy, rule, inputs.isvc))
+    return _rollout(rule, ordering_problem(inputs.policy, rule, inputs.isvc))
 
 
 def selection(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:

@@ -52,6 +52,7 @@ class Cluster:
         *paths: str | os.PathLike[str],
         rules: Rules | Policy | None = None,
         lenient: bool = False,
+        live: Sequence[str | os.PathLike[str]] = (),
     ) -> Cluster:
         """The objects of YAML or JSON files and folders (read recursively; `-`
         reads standard input), with the command line's limits and errors: bad
@@ -59,18 +60,22 @@ class Cluster:
         rules file whose kinds are kept and whose fields are checked (default:
         `load_rules()`); decide with a policy of the same file. `lenient`
         leaves out an object that does not read, as `modetable audit` does,
-        and the audit reports it."""
+        and the audit reports it. `live`: files, folders or `-` of objects as
+        the cluster holds them (`--live`; `-` for one side only)."""
         given = [path_argument(f"paths[{index}]", path) for index, path in enumerate(paths)]
+        if isinstance(live, str | os.PathLike):
+            live = (live,)
+        dumps = [path_argument(f"live[{index}]", path) for index, path in enumerate(live)]
         lenient = flag("lenient", lenient)
         policy = _checking_policy(rules)
         # `-`: the process's standard input, as bytes whatever sys.stdin is
         # (a notebook's text stream; None when the process has none).
-        stdin = loading.stdin_bytes(sys.stdin) if "-" in given else None
+        stdin = loading.stdin_bytes(sys.stdin) if "-" in given or "-" in dumps else None
         return _read(
             policy,
             lenient,
             lambda warn, rejected: loading.load_paths(
-                policy, given, stdin, warn=warn, rejected=rejected
+                policy, given, stdin, warn=warn, rejected=rejected, live=dumps
             ),
         )
 
@@ -81,6 +86,7 @@ class Cluster:
         *,
         rules: Rules | Policy | None = None,
         lenient: bool = False,
+        live: Iterable[Any] | None = None,
     ) -> Cluster:
         """Objects already in memory: dicts as `json.load`, `yaml.safe_load_all`
         or the Kubernetes client's custom-objects API give them (a `List`'s
@@ -88,20 +94,17 @@ class Cluster:
         alone (`json.load` of a `kubectl get -o json` dump) is one object. The same
         checks and limits as for files; an error names the object by kind,
         namespace and name, where it stood (`objects[3]`), and the field
-        (`Location.field`). `rules` and `lenient` as for `from_paths`."""
+        (`Location.field`). `rules` and `lenient` as for `from_paths`; `live`,
+        objects as the cluster holds them, given the same way (`live[0]`)."""
         lenient = flag("lenient", lenient)
         policy = _checking_policy(rules)
-        if isinstance(objects, Mapping):
-            # Iterating a dict would give its keys: one object was meant.
-            objects = (objects,)
-        elif isinstance(objects, str | bytes | bytearray) or not isinstance(objects, Iterable):
-            raise wrong_type("objects", "an iterable of objects (dicts)", objects)
-        pairs = ((f"objects[{index}]", obj) for index, obj in enumerate(objects))
+        pairs = _given("objects", objects)
+        live_pairs = None if live is None else _given("live", live)
         return _read(
             policy,
             lenient,
             lambda warn, rejected: loading.load_objects(
-                policy, pairs, warn=warn, rejected=rejected
+                policy, pairs, warn=warn, rejected=rejected, live=live_pairs
             ),
         )
 
@@ -131,6 +134,16 @@ class Cluster:
             f"<modetable.Cluster {len(found.isvcs)} InferenceServices, "
             f"{len(found.runtimes)} runtimes, {len(found.models)} models>"
         )
+
+
+def _given(argument: str, objects: Any) -> Iterable[tuple[str, Any]]:
+    """Each object given with where it stood (`objects[3]`)."""
+    if isinstance(objects, Mapping):
+        # Iterating a dict would give its keys: one object was meant.
+        objects = (objects,)
+    elif isinstance(objects, str | bytes | bytearray) or not isinstance(objects, Iterable):
+        raise wrong_type(argument, "an iterable of objects (dicts)", objects)
+    return ((f"{argument}[{index}]", obj) for index, obj in enumerate(objects))
 
 
 def _checking_policy(rules: Rules | Policy | None) -> rules_policy.Policy:

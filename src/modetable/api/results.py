@@ -28,9 +28,11 @@ if TYPE_CHECKING:
     from modetable.admission import Admission
     from modetable.audit.fleet import Audited
     from modetable.audit.report import Concerns
+    from modetable.audit.triage import Ignore
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
-    from modetable.reports.finding import Finding
+    from modetable.inputs.baseline import Baseline
+    from modetable.reports.finding import Finding, ObjectRef
     from modetable.selection import Outcome
 
 __all__ = [
@@ -533,11 +535,14 @@ class AuditRun:
         namespace: str | None = None,
         candidates: bool = False,
         concerns: Concerns | None = None,
+        ignores: Sequence[Ignore] = (),
+        baseline: Baseline | None = None,
     ) -> None:
         from modetable.audit.findings import duplicate_finding, invalid_finding, schema_findings
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
         from modetable.audit.scope import NamespaceScope
+        from modetable.audit.triage import Triage
         from modetable.reports.finding import ObjectRef
 
         self.policy = policy
@@ -551,6 +556,12 @@ class AuditRun:
         self.scope = NamespaceScope(namespace)
         self.note = None if namespace is None else namespace_note(cluster, rejected, namespace)
         self.summary = AuditSummary(policy)
+        # The exceptions (--ignore, the config's, the objects' annotations) and
+        # the baseline, applied to every finding (audit/triage.py).
+        self.baseline = baseline
+        self.triage = Triage(
+            policy, cluster, ignores, baseline.entries if baseline is not None else None
+        )
         found = [
             invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
             for r in rejected
@@ -578,7 +589,8 @@ class AuditRun:
 
     def _add_manifest_findings(self) -> None:
         covers = self.scope.covers
-        self.summary.add_manifest_findings(f for f in self._manifest_findings if covers(f.object))
+        kept = [f for f in self._manifest_findings if covers(f.object)]
+        self.summary.add_manifest_findings(self.triage.sort(kept, None))
         self._manifest_findings = []
 
     def audited(self, advance: Callable[[], None] | None = None) -> Iterator[Audited]:
@@ -596,11 +608,14 @@ class AuditRun:
         ):
             self.scope.add(self.policy, self.cluster, audited)
             if self.concerns.item(audited):
+                audited = audited.sorted_as(self.triage.sort(audited.findings, audited.isvc))
                 self.summary.add(audited)
                 yield audited
         if self._waiting:
             self._waiting = False
             self._add_manifest_findings()
+        if self.baseline is not None:
+            self.summary.fixed = len(self.triage.fixed())
 
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
@@ -609,15 +624,48 @@ class AuditRun:
         """What follows `items` in the JSON: the manifests' findings, the
         summary, the rules (asked for once every item is made)."""
         from modetable.audit.findings import finding_json
+        from modetable.audit.triage import baseline_entry_json, ignore_json, suppressed_json
 
         if self._waiting:
             raise RuntimeError("an audit's trailer is asked for before its last item")
 
+        summary = self.summary
         return {
-            "manifest_findings": [finding_json(f) for f in self.summary.manifest_findings],
-            "summary": self.summary.as_json(),
+            "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
+            "manifest_known": [finding_json(f) for f in summary.manifest_known],
+            "manifest_suppressed": [
+                suppressed_json(each, finding_json(each.finding))
+                for each in summary.manifest_suppressed
+            ],
+            "unused_suppressions": [ignore_json(i) for i in self.unused_suppressions()],
+            "baseline": None
+            if self.baseline is None
+            else {
+                "file": self.baseline.file,
+                "fixed": [baseline_entry_json(e) for e in self.triage.fixed()],
+            },
+            "summary": summary.as_json(),
             "rules": rules_json(self.policy),
         }
+
+    def unused_suppressions(self) -> list[Ignore]:
+        """The exceptions that suppressed nothing: an annotation's, of an object
+        the audit covers; `--ignore`'s and the config's only when the audit
+        covers everything (with `-n` or `--within`, they may be about what it
+        leaves out)."""
+        cluster = self.cluster
+        partial = not (self.scope.everything and self.concerns.everything)
+
+        def covers(holder: ObjectRef) -> bool:
+            found = cluster.get(holder.kind or "", holder.name or "", holder.namespace)
+            return self.scope.covers(holder) and (
+                found is None or self.concerns.location(found.location)
+            )
+
+        unused = self.triage.unused(covers)
+        if partial:
+            return [i for i in unused if i.holder is not None]
+        return unused
 
 
 @attrs.frozen(eq=False)

@@ -19,7 +19,8 @@ from modetable.engine.running import failures_with_rules, logged
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs.api_server import refusal
 from modetable.inputs.manifests import Manifest, Refused, duplicate_message
-from modetable.reports.finding import SEVERITIES, Finding, ObjectRef
+from modetable.parsing import paths
+from modetable.reports.finding import SEVERITIES, Finding, ObjectRef, Related
 from modetable.rules.model.findings import FindingKind, Findings, ModeFinding
 from modetable.rules.policy import Policy
 from modetable.rules.words import (
@@ -38,11 +39,13 @@ __all__ = [
     "deprecated",
     "described",
     "duplicate_finding",
+    "field_place",
     "finding_json",
     "grading",
     "invalid_finding",
     "move_targets",
     "outcome_findings",
+    "related",
     "schema_findings",
 ]
 
@@ -75,9 +78,10 @@ def _make(
     location: Location,
     obj: ObjectRef,
     hint: str | None = None,
+    related: tuple[Related, ...] = (),
 ) -> Finding:
     kind = _kind_of(policy, group, key)
-    return Finding(str(kind.severity), f"{group}/{key}", message, location, obj, hint)
+    return Finding(str(kind.severity), f"{group}/{key}", message, location, obj, hint, related)
 
 
 # --- one InferenceService ------------------------------------------------------
@@ -100,16 +104,54 @@ def _holder(location: Location | None, objects: Sequence[Manifest | None]) -> Ma
     return max(before, key=lambda m: m.location.line or 0) if before else default
 
 
-def _mode_place(outcome: Outcome, resolution: Resolution) -> tuple[Location, Manifest]:
+def _mode_place(outcome: Outcome, resolution: Resolution) -> tuple[Location | None, Manifest]:
     """Where a component's running mode is set, and in which object."""
     used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
     where = used.location if used is not None else None
     if where is None and used is not None and used.origin == "runtime" and outcome.runtime:
         # A value merged in from the runtime (its inheritance resolved) keeps no
         # place of its own: the runtime is the object to fix.
-        return outcome.runtime.location, outcome.runtime
-    holder = _holder(where, (outcome.isvc, outcome.runtime))
-    return (where or holder.location), holder
+        return None, outcome.runtime
+    return where, _holder(where, (outcome.isvc, outcome.runtime))
+
+
+def field_place(outcome: Outcome) -> Location:
+    """Where the InferenceService names what its outcome turns on (the model's
+    or the runtime's name: `Outcome.field`), else where it begins."""
+    return _at(outcome.isvc, outcome.field)
+
+
+def _at(isvc: Manifest, field: str | None) -> Location:
+    """Where the InferenceService writes `field` (a path): a value where it is
+    written, a mapping or a list at its key, a field it lacks at the key of
+    the nearest one holding it; where it begins when no field is known."""
+    if field is None:
+        return isvc.location
+    segments = paths.split(field)
+    while len(segments) > 1 and paths.lookup(isvc.body, segments) is paths.MISSING:
+        segments = segments[:-1]
+    value = paths.lookup(isvc.body, segments)
+    if value is paths.MISSING:
+        return isvc.location
+    key = isinstance(value, dict | list)
+    return paths.value_location(isvc.body, segments, isvc.location, key=key) or isvc.location
+
+
+def related(manifest: Manifest, where: Location | None = None) -> Related:
+    """`manifest` (at `where` in it, else where it begins) as a related place."""
+    return Related(where or manifest.location, f"{manifest.kind} {manifest.ref}")
+
+
+def _placed(
+    outcome: Outcome, where: Location | None, holder: Manifest
+) -> tuple[Location, tuple[Related, ...]]:
+    """Where a finding about `where` in `holder` stands: there, in the
+    InferenceService; in another object (the model, the runtime), at the
+    InferenceService's field that names it, with the place as related (a pull
+    request's annotations land on the file it changes)."""
+    if holder is outcome.isvc:
+        return where or outcome.isvc.location, ()
+    return field_place(outcome), (related(holder, where),)
 
 
 def _shown(outcome: Outcome, selection_checks: set[str]) -> str | None:
@@ -191,26 +233,31 @@ def outcome_findings(
         if denial.rule in covers:
             covered = True
             cause = outcome.cause or isvc
+            _, also = _placed(outcome, None, cause)
             found.append(
                 _make(
                     policy,
                     FindingGroup.ADMISSION,
                     denial.rule,
                     denial.message,
-                    cause.location,
+                    _at(isvc, outcome.field or denial.field),
                     ObjectRef.of(cause),
                     outcome.hint,
+                    also,
                 )
             )
         else:
+            where = _at(isvc, denial.field)
             found.append(
-                _make(
-                    policy, FindingGroup.ADMISSION, denial.rule, denial.message, isvc.location, here
-                )
+                _make(policy, FindingGroup.ADMISSION, denial.rule, denial.message, where, here)
             )
-    for text, check in zip(admission.warnings, admission.warning_checks, strict=True):
+    warned = zip(
+        admission.warnings, admission.warning_checks, admission.warning_fields, strict=True
+    )
+    for text, check, field in warned:
         if check not in selection_checks:
-            found.append(_make(policy, FindingGroup.ADMISSION, check, text, isvc.location, here))
+            where = _at(isvc, field)
+            found.append(_make(policy, FindingGroup.ADMISSION, check, text, where, here))
     for checks, why in _undecided_runs(admission.not_checked):
         if checks[0] in rules.not_checked:  # rules without the group grade none
             message = policy.message("admission_not_checked", check=", ".join(checks), why=why)
@@ -221,16 +268,18 @@ def outcome_findings(
     # outcome is a finding only where the webhook's resolution denies it.
     webhook_denied = any(d.rule in selection_checks for d in admission.denials)
     if outcome.result in rules.outcome and not covered and (outcome.resolved or webhook_denied):
-        cause = outcome.cause
+        cause = outcome.cause or isvc
+        _, also = _placed(outcome, None, cause)
         found.append(
             _make(
                 policy,
                 FindingGroup.OUTCOME,
                 outcome.result,
                 _shown(outcome, selection_checks) or outcome.message or outcome.result,
-                (cause or isvc).location,
-                ObjectRef.of(cause or isvc),
+                field_place(outcome),
+                ObjectRef.of(cause),
                 outcome.hint,
+                also,
             )
         )
     check = outcome.named_check
@@ -238,14 +287,16 @@ def outcome_findings(
     if outcome.named and check is not None and check.failed_check:
         runtime = outcome.cause or outcome.runtime or isvc
         message = _shown(outcome, selection_checks) or check.reason or outcome.result
+        where, also = _placed(outcome, None, runtime)
         found.append(
             _make(
                 policy,
                 FindingGroup.CHECK,
                 check.failed_check,
                 message,
-                runtime.location,
+                where,
                 ObjectRef.of(runtime),
+                related=also,
             )
         )
     if outcome.reconcile:
@@ -257,7 +308,8 @@ def outcome_findings(
                 else (FindingGroup.COMPONENT, component)
             )
             message = f"{component}: {logged(error, outcome.reconcile_logs.get(component))}"
-            found.append(_make(policy, group, key, message, where, ObjectRef.of(holder)))
+            at, also = _placed(outcome, where, holder)
+            found.append(_make(policy, group, key, message, at, ObjectRef.of(holder), related=also))
     for component, resolution in outcome.components.items():
         entry = graded.asking.get(resolution.mode or "")
         if entry is None:
@@ -267,19 +319,30 @@ def outcome_findings(
             entry.message, component=component, mode=mode.name, replacement=mode.replacement or ""
         )
         where, holder = _mode_place(outcome, resolution)
+        at, also = _placed(outcome, where, holder)
         found.append(
-            _make(policy, FindingGroup.MODE, mode.name, message, where, ObjectRef.of(holder))
+            _make(
+                policy,
+                FindingGroup.MODE,
+                mode.name,
+                message,
+                at,
+                ObjectRef.of(holder),
+                related=also,
+            )
         )
     for move_id, change in changes:
         holder = change.holder or isvc
+        at, also = _placed(outcome, change.hit.location, holder)
         found.append(
             _make(
                 policy,
                 FindingGroup.MODE_MOVE,
                 move_id,
                 change.message,
-                change.hit.location or holder.location,
+                at,
                 ObjectRef.of(holder),
+                related=also,
             )
         )
     return tuple(found)
@@ -407,6 +470,16 @@ def finding_json(finding: Finding) -> dict[str, Any]:
             "name": finding.object.name,
         },
         "hint": finding.hint,
+        # The other objects' places the finding involves (the model, the runtime).
+        "related": [
+            {
+                "file": escape(r.location.file),
+                "line": r.location.line,
+                "col": r.location.col,
+                "label": r.label,
+            }
+            for r in finding.related
+        ],
     }
 
 

@@ -20,6 +20,7 @@ from modetable.audit.findings import (
     outcome_findings,
 )
 from modetable.audit.moves import Hit, find_move, hit_message, scan
+from modetable.audit.triage import Sorted, Suppressed, suppressed_json
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, worst
 from modetable.rules.model.modes import ModeMove
@@ -77,15 +78,26 @@ class Deprecation:
 
 @attrs.frozen(eq=False)
 class Audited:
+    """One InferenceService audited: its `findings` (those that count, once
+    sorted by `triage.Triage`), those the baseline `known`s and those `suppressed`."""
+
     isvc: Manifest
     outcome: Outcome
     deprecations: tuple[Deprecation, ...]
     findings: tuple[Finding, ...] = ()
+    known: tuple[Finding, ...] = ()
+    suppressed: tuple[Suppressed, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """No finding of any severity."""
+        """No finding that counts, of any severity."""
         return not self.findings
+
+    def sorted_as(self, found: Sorted) -> Audited:
+        """This item with its findings sorted as `found` says."""
+        return attrs.evolve(
+            self, findings=found.new, known=found.known, suppressed=found.suppressed
+        )
 
     @property
     def problems(self) -> tuple[str, ...]:
@@ -275,6 +287,8 @@ def item_json(audited: Audited, *, candidates: bool = False) -> dict[str, Any]:
     data["problems"] = list(audited.problems)
     data["deprecations"] = [_deprecation_json(d) for d in audited.deprecations]
     data["findings"] = [finding_json(f) for f in audited.findings]
+    data["known"] = [finding_json(f) for f in audited.known]
+    data["suppressed"] = [suppressed_json(s, finding_json(s.finding)) for s in audited.suppressed]
     return data
 
 
@@ -288,8 +302,13 @@ class AuditSummary:
         self.results: dict[str, int] = {}
         self.modes: dict[str, dict[str, int]] = {c.name: {} for c in policy.components}
         self.severity = counts(())  # InferenceServices by their most severe finding
-        self.findings = counts(())  # every finding, the manifests' own included
+        self.findings = counts(())  # every finding that counts, the manifests' own included
+        self.known = counts(())  # the findings the baseline knows
+        self.suppressed = counts(())  # the findings an exception suppressed
+        self.fixed: int | None = None  # the baseline's entries not met (None: no baseline)
         self.manifest_findings: list[Finding] = []
+        self.manifest_known: list[Finding] = []
+        self.manifest_suppressed: list[Suppressed] = []
 
     def add(self, item: Audited) -> Audited:
         self.isvcs += 1
@@ -304,21 +323,31 @@ class AuditSummary:
             tally = self.modes[component]
             mode = resolution.mode or ""
             tally[mode] = tally.get(mode, 0) + 1
-        self._count(item.findings)
+        self._count(item.findings, item.known, item.suppressed)
         top = worst(item.findings)
         if top is not None:
             self.severity[top] += 1
         return item
 
-    def add_manifest_findings(self, findings: Iterable[Finding]) -> None:
+    def add_manifest_findings(self, found: Sorted) -> None:
         """Findings about the manifests (an object left out, one defined twice)."""
-        found = list(findings)
-        self.manifest_findings.extend(found)
-        self._count(found)
+        self.manifest_findings.extend(found.new)
+        self.manifest_known.extend(found.known)
+        self.manifest_suppressed.extend(found.suppressed)
+        self._count(found.new, found.known, found.suppressed)
 
-    def _count(self, findings: Iterable[Finding]) -> None:
+    def _count(
+        self,
+        findings: Iterable[Finding],
+        known: Iterable[Finding] = (),
+        suppressed: Iterable[Suppressed] = (),
+    ) -> None:
         for finding in findings:
             self.findings[finding.severity] += 1
+        for finding in known:
+            self.known[finding.severity] += 1
+        for each in suppressed:
+            self.suppressed[each.finding.severity] += 1
 
     @property
     def clean(self) -> bool:
@@ -343,4 +372,7 @@ class AuditSummary:
             "modes": {c: dict(sorted(m.items())) for c, m in self.modes.items() if m},
             "severity": dict(self.severity),
             "findings": dict(self.findings),
+            "known": dict(self.known),
+            "suppressed": dict(self.suppressed),
+            "fixed": self.fixed,
         }

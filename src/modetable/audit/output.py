@@ -8,20 +8,25 @@ from typing import Any, TextIO
 
 from modetable.audit.findings import counts
 from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
+from modetable.audit.triage import Suppressed
 from modetable.audit.upgrade import Impact
 from modetable.engine.modes import Resolution
 from modetable.engine.running import logged
+from modetable.inputs.baseline import BaselineEntry
 from modetable.output.render import counted, line, table, yaml_dumper
+from modetable.reports import KNOWN
 from modetable.reports.finding import Finding
 from modetable.rules.policy import Policy
 from modetable.rules.words import Severity
 
 __all__ = [
+    "KNOWN_NOTE",
     "PROBLEM_WORDS",
     "WRITERS",
     "audit_summary_line",
     "finding_lines",
     "severity_counts",
+    "suppressed_note",
     "write_audit",
     "write_json",
     "write_upgrade",
@@ -73,6 +78,8 @@ def write_yaml(
 WRITERS = {"json": write_json, "yaml": write_yaml}
 
 
+# What the table says after a finding the baseline knows.
+KNOWN_NOTE = KNOWN
 PROBLEM_WORDS = {DENIED: "denied", NO_RUNTIME: "no runtime", RUN_FAILURE: "fails at run time"}
 _NOTHING = "-"
 
@@ -120,10 +127,15 @@ def write_audit(
     out: TextIO,
     *,
     manifest_findings: Sequence[Finding] = (),
+    manifest_known: Sequence[Finding] = (),
+    manifest_suppressed: Sequence[Suppressed] = (),
+    fixed: Sequence[BaselineEntry] = (),
     headers: bool = True,
+    verbose: bool = False,
 ) -> None:
-    """The table (one row per InferenceService), then each finding at its place,
-    then the summary line."""
+    """The table (one row per InferenceService), then each finding at its place
+    (those the baseline knows marked so; `verbose`: those suppressed too, with
+    why), then the baseline's fixed entries (`verbose`), then the summary line."""
     components = _components(policy, [i.outcome for i in items])
     rows = []
     for item in items:
@@ -133,33 +145,71 @@ def write_audit(
                 item.isvc.name,
                 _runtime(item),
                 *(_mode(item.outcome.components.get(c)) for c in components),
-                severity_counts(item.findings) or _NOTHING,
+                _findings_cell(item) or _NOTHING,
             ]
         )
     names = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "FINDINGS"]
     if rows:
         out.write(table(names, rows, headers_shown=headers))
-    troubled = [i for i in items if i.findings]
+    troubled = [i for i in items if i.findings or i.known or (verbose and i.suppressed)]
     if troubled:
         out.write("\nFindings:\n")
         for item in troubled:
             out.write(line(f"  {item.isvc.ref}:"))
             changes = {d.message: d.changes for d in item.deprecations}
-            for finding in item.findings:
-                out.writelines(line(f"    {text}") for text in finding_lines(finding))
+            for finding, note in _listed(item.findings, item.known, item.suppressed, verbose):
+                out.writelines(line(f"    {text}") for text in finding_lines(finding, note))
                 # What the move to the replacement changes, under the deprecation.
                 for change in changes.get(finding.message, ()):
                     out.write(line(f"        {change.message}"))
-    if manifest_findings:
+    listed = _listed(manifest_findings, manifest_known, manifest_suppressed, verbose)
+    if listed:
         out.write("\nManifests:\n")
-        for finding in manifest_findings:
-            out.writelines(line(f"  {text}") for text in finding_lines(finding))
+        for finding, note in listed:
+            out.writelines(line(f"  {text}") for text in finding_lines(finding, note))
+    if verbose and fixed:
+        out.write("\nFixed (in the baseline, no longer found):\n")
+        for entry in fixed:
+            about = entry.subject or entry.object
+            out.write(line(f"  {about}: {entry.severity}: {entry.message} [{entry.id}]"))
     out.write("\n" + audit_summary_line(summary) + "\n")
 
 
-def finding_lines(finding: Finding) -> list[str]:
-    """`FILE:LINE:COL: SEVERITY: message [id]`, then the hint when there is one."""
-    lines = [f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]"]
+def _listed(
+    findings: Sequence[Finding],
+    known: Sequence[Finding],
+    suppressed: Sequence[Suppressed],
+    verbose: bool,
+) -> list[tuple[Finding, str | None]]:
+    """(finding, what the table says of it) in the order listed: those that
+    count, those the baseline knows, and (`verbose`) those suppressed."""
+    found: list[tuple[Finding, str | None]] = [(f, None) for f in findings]
+    found += [(f, KNOWN_NOTE) for f in known]
+    if verbose:
+        found += [(s.finding, suppressed_note(s)) for s in suppressed]
+    return found
+
+
+def suppressed_note(suppressed: Suppressed) -> str:
+    """`suppressed by FILE:LINE:COL: reason`, or `suppressed by --ignore ID`."""
+    return str(suppressed.ignore.waiver)
+
+
+def _findings_cell(item: Audited) -> str:
+    """`1 error, 1 known, 2 suppressed`: those that count by severity, then the others."""
+    parts = [severity_counts(item.findings)] if item.findings else []
+    parts += [f"{len(item.known)} known"] if item.known else []
+    parts += [f"{len(item.suppressed)} suppressed"] if item.suppressed else []
+    return ", ".join(parts)
+
+
+def finding_lines(finding: Finding, note: str | None = None) -> list[str]:
+    """`FILE:LINE:COL: SEVERITY: message [id]` (then ` (note)`), then the other
+    objects' places it involves and the hint, when there are."""
+    said = f" ({note})" if note else ""
+    lines = [f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]{said}"]
+    if finding.related:
+        lines.append(f"    {finding.see_also}")
     if finding.hint:
         lines.append(f"    {finding.hint}")
     return lines
@@ -181,11 +231,17 @@ def audit_summary_line(summary: dict[str, Any]) -> str:
     graded = summary["severity"]
     parts = [f"{summary['ok']} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
     found = ", ".join(_count(n, s) for s, n in summary["findings"].items())
-    return (
+    text = (
         f"{counted(summary['isvcs'], 'InferenceService')} ({summary['version']}): "
         + ", ".join(parts)
         + f"; findings: {found}"
     )
+    suppressed = ", ".join(_count(n, s) for s, n in summary["suppressed"].items() if n)
+    if suppressed:
+        text += f"; suppressed: {suppressed}"
+    if summary["fixed"] is not None:  # a baseline was read
+        text += f"; baseline: {sum(summary['known'].values())} known, {summary['fixed']} fixed"
+    return text
 
 
 def _plural(severity: str, number: int) -> str:

@@ -12,6 +12,7 @@ from modetable.__about__ import __version__
 from modetable.audit.findings import described
 from modetable.audit.fleet import Audited, AuditSummary
 from modetable.errors import Location
+from modetable.inputs.baseline import BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, at_least, worst
 from modetable.rules.policy import Policy, rules_json
@@ -87,12 +88,33 @@ def as_report(
     from modetable.reports import Report, Rule, Subject
 
     subjects = [
-        Subject(item.isvc.ref, item.isvc.namespace or "", item.isvc.location, item.findings)
+        Subject(
+            item.isvc.ref,
+            item.isvc.namespace or "",
+            item.isvc.location,
+            item.findings,
+            item.known,
+            tuple((s.finding, s.ignore.waiver) for s in item.suppressed),
+        )
         for item in items
     ]
     subjects += [
         Subject(_object_name(f), _MANIFESTS_GROUP, f.location, (f,))
         for f in summary.manifest_findings
+    ]
+    subjects += [
+        Subject(_object_name(f), _MANIFESTS_GROUP, f.location, (), known=(f,))
+        for f in summary.manifest_known
+    ]
+    subjects += [
+        Subject(
+            _object_name(s.finding),
+            _MANIFESTS_GROUP,
+            s.finding.location,
+            (),
+            suppressed=((s.finding, s.ignore.waiver),),
+        )
+        for s in summary.manifest_suppressed
     ]
     return Report(
         command="audit",
@@ -106,6 +128,7 @@ def as_report(
         version=__version__,
         rules_used=rules_json(policy),
         preface=preface,
+        baseline=summary.fixed is not None,
     )
 
 
@@ -125,9 +148,11 @@ def write_report(
     out: TextIO,
     args: argparse.Namespace,
     preface: str = "",
+    fixed: Sequence[BaselineEntry] = (),
 ) -> None:
     """The table, or a CI format (`reports.FORMATS`); `preface` begins the
-    table and the Markdown (`rules: FILE`)."""
+    table and the Markdown (`rules: FILE`); `fixed`: the baseline's entries no
+    longer found."""
     if fmt == "table":
         from modetable.audit.output import write_audit
 
@@ -138,7 +163,11 @@ def write_report(
             summary.as_json(),
             out,
             manifest_findings=summary.manifest_findings,
+            manifest_known=summary.manifest_known,
+            manifest_suppressed=summary.manifest_suppressed,
+            fixed=fixed,
             headers=not args.no_headers,
+            verbose=getattr(args, "verbose", False),
         )
         return
     from modetable.reports import write

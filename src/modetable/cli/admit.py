@@ -8,6 +8,7 @@ import argparse
 from modetable.cli.common import (
     Io,
     add_isvc_inputs,
+    add_verbose,
     deny_refused,
     isvc_and_cluster,
     load_policy,
@@ -26,6 +27,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
+    add_verbose(parser, "when allowed, list the checks modetable does not model (the table)")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -49,6 +51,7 @@ def run(args: argparse.Namespace, io: Io) -> int:
             io.stdout.write(line(f"InferenceService {isvc.ref}: denied") + line(verdict.message))
         from modetable.admission import admission_lines
 
-        for said in admission_lines(policy, verdict.to_json()["admission"]):
+        admission = verdict.to_json()["admission"]
+        for said in admission_lines(policy, admission, verbose=args.verbose):
             io.stdout.write(line(said))
     return 0 if verdict.allowed else 1

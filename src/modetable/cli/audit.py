@@ -36,10 +36,13 @@ if TYPE_CHECKING:
     from modetable.api.results import AuditRun
     from modetable.audit.fleet import Audited
     from modetable.audit.scope import NamespaceScope
+    from modetable.audit.triage import Ignore
     from modetable.inputs.manifests import Cluster
 
 __all__ = [
+    "CONFIG_NAMES",
     "EXAMPLES",
+    "FAIL_ON",
     "NO_DOUBLE_DASH",
     "OUTPUT_FORMATS",
     "PROGRESS_LABEL",
@@ -69,6 +72,10 @@ SPOOL_BYTES = 8 * 1024 * 1024
 # _SEVERITIES; repeated here so that building the parser imports nothing).
 _SEVERITIES = ("error", "warning", "info")
 _NEVER = "never"
+FAIL_ON = (*_SEVERITIES[:2], _NEVER)
+# The config file's names (inputs/config.py NAMES; repeated here so that
+# building the parser imports nothing).
+CONFIG_NAMES = (".modetable.yaml", ".modetable.yml")
 # The formats of -o, each of which --output-file can write too.
 OUTPUT_FORMATS = (*FORMATS, *CI_FORMATS, HTML_FORMAT)
 
@@ -103,9 +110,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--fail-on",
-        choices=(*_SEVERITIES[:2], _NEVER),
-        default=_SEVERITIES[0],
-        help="exit 1 when a finding is this severe or more (default: error)",
+        choices=FAIL_ON,
+        help="exit 1 when a finding is this severe or more (default: the config's fail-on, "
+        "else error); a suppressed finding or one the baseline knows never fails",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="suppress the findings of id ID, a glob (`*` any characters: mode/*); repeatable. "
+        "Suppressed findings are counted, and listed by -v and in JSON",
+    )
+    config = parser.add_mutually_exclusive_group()
+    config.add_argument(
+        "--config",
+        metavar="FILE",
+        help=f"the config file (default: {CONFIG_NAMES[0]} or {CONFIG_NAMES[1]} here, else in "
+        "the nearest folder above up to the repository's root): ignores with their reasons, "
+        "and ome-version, fail-on and rules' defaults",
+    )
+    config.add_argument("--no-config", action="store_true", help="read no config file")
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="the findings of FILE (--write-baseline's) are known: shown and counted apart, "
+        "never failing; only new ones fail, and those no longer found are reported fixed",
+    )
+    parser.add_argument(
+        "--write-baseline",
+        metavar="FILE",
+        help="write this run's findings (those suppressed aside) to FILE as a baseline",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="the table lists the suppressed findings with their reasons, and the baseline's "
+        "fixed ones",
     )
     parser.add_argument(
         "--severity",
@@ -156,29 +198,74 @@ def run(args: argparse.Namespace, io: Io) -> int:
             (args.candidates, "--candidates"),
             (args.within, "--within"),
             (args.severity or args.problems_only, "--severity/--problems-only"),
-            (args.fail_on != _SEVERITIES[0], "--fail-on"),
+            (args.fail_on is not None, "--fail-on"),
             (args.output not in ("table", "json", "yaml", HTML_FORMAT), f"-o {args.output}"),
             (args.output_file, "--output-file"),
+            (args.ignore, "--ignore"),
+            (args.baseline or args.write_baseline, "--baseline/--write-baseline"),
         ):
             if given:
                 raise ModetableError(f"{option} applies to an audit, not to --from")
+        _configured(args)
         return _upgrade(args, io)
-    return _audit(args, io)
+    ignores = _configured(args)
+    return _audit(args, io, ignores)
 
 
-def _audit(args: argparse.Namespace, io: Io) -> int:
+def _configured(args: argparse.Namespace) -> list[Ignore]:
+    """The config file's defaults set where neither the command line nor the
+    environment gives the option (--rules, --ome-version, --fail-on); the
+    exceptions, `--ignore`'s then the config's."""
+    from modetable.audit.triage import BY_CONFIG, BY_OPTION, Ignore
+    from modetable.inputs.config import find_config, read_config
+    from modetable.rules.find import RULES_VARIABLE, VERSION_VARIABLE
+
+    path = None if args.no_config else args.config or find_config()
+    config = read_config(path, FAIL_ON) if path is not None else None
+    ignores = [Ignore(given, BY_OPTION) for given in args.ignore]
+    if config is not None:
+        if (
+            config.rules
+            and getattr(args, "rules", None) is None
+            and not os.environ.get(RULES_VARIABLE)
+        ):
+            args.rules = config.rules
+        if (
+            config.ome_version
+            and getattr(args, "ome_version", None) is None
+            and not os.environ.get(VERSION_VARIABLE)
+        ):
+            args.ome_version = config.ome_version
+        if args.fail_on is None and args.from_version is None:
+            args.fail_on = config.fail_on
+        ignores += [
+            Ignore(e.id, BY_CONFIG, e.reason, e.at, object=e.object, kind=e.kind)
+            for e in config.ignores
+        ]
+    if args.fail_on is None:
+        args.fail_on = _SEVERITIES[0]
+    return ignores
+
+
+def _audit(args: argparse.Namespace, io: Io, ignores: list[Ignore]) -> int:
     from modetable.api.results import AuditRun
     from modetable.audit.progress import Progress
     from modetable.audit.report import Concerns, shown
+    from modetable.inputs.baseline import read_baseline
     from modetable.output import atomic
 
     files = _output_files(args)
+    if args.write_baseline is not None and os.path.abspath(args.write_baseline) in {
+        os.path.abspath(path) for _fmt, path in files
+    }:
+        raise ModetableError(f"--write-baseline and --output-file name {args.write_baseline!r}")
+    baseline = read_baseline(args.baseline) if args.baseline is not None else None
     policy = load_policy(args, io)
     concerns = Concerns(args.manifests if args.within else [])
     inputs = [*args.within, *(m for m in args.manifests if not covered(m, args.within))]
     # With -n, only the objects defined twice that concern the namespace are said.
     cluster, rejected = load_cluster_leniently(
-        policy, inputs, io, warn_duplicates=args.namespace is None
+        policy, inputs, io, warn_duplicates=args.namespace is None, live=args.live
     )
     run = AuditRun(
         policy,
@@ -187,29 +274,64 @@ def _audit(args: argparse.Namespace, io: Io) -> int:
         namespace=args.namespace,
         candidates=args.candidates,
         concerns=concerns,
+        ignores=ignores,
+        baseline=baseline,
     )
     if run.note is not None:
         io.warn(run.note)
     threshold = "info" if args.problems_only else args.severity
     progress = Progress(io.stderr, len(run.isvcs), PROGRESS_LABEL)
+    # The baseline holds every item's findings, those --severity hides too.
+    every: list[Audited] = []
     kept: Iterable[Audited] = (
-        item for item in run.audited(advance=progress.advance) if shown(item, threshold)
+        item
+        for item in _noted(run.audited(advance=progress.advance), every)
+        if shown(item, threshold)
     )
     try:
-        if files:
+        if files or args.write_baseline is not None:
             # One run, every format: the items audited once; the files written
             # all or none, before stdout gets -o's format.
             kept = list(kept)
             progress.close()
-            atomic.write_files(
-                [(path, _rendered(fmt, kept, run, args).encode("utf-8")) for fmt, path in files]
-            )
+            written = [
+                (path, _rendered(fmt, kept, run, args).encode("utf-8")) for fmt, path in files
+            ]
+            if args.write_baseline is not None:
+                written.append((args.write_baseline, _baseline(every, run).encode("utf-8")))
+            atomic.write_files(written)
         _write(args.output, kept, run, args, io.stdout, progress.close)
     finally:
         progress.close()
     if args.namespace is not None:
         _warn_duplicates(cluster, run.scope, io)
+    for ignore in run.unused_suppressions():
+        io.warn(f"{ignore}: suppresses no finding")
     return 1 if run.summary.fails(None if args.fail_on == _NEVER else args.fail_on) else 0
+
+
+def _noted(items: Iterable[Audited], into: list[Audited]) -> Iterator[Audited]:
+    """`items`, each added to `into` as it passes."""
+    for item in items:
+        into.append(item)
+        yield item
+
+
+def _baseline(items: list[Audited], run: AuditRun) -> str:
+    """The baseline file of this run: every finding but those suppressed."""
+    from modetable.audit.triage import baseline_document, baseline_entry
+
+    entries = [
+        baseline_entry(finding, item.isvc.ref)
+        for item in items
+        for finding in (*item.findings, *item.known)
+    ]
+    summary = run.summary
+    entries += [
+        baseline_entry(finding, "")
+        for finding in (*summary.manifest_findings, *summary.manifest_known)
+    ]
+    return baseline_document(entries)
 
 
 def _write(
@@ -240,7 +362,9 @@ def _write(
         done()
         # The outputs people read (the table, Markdown) name the rules file.
         preface = rules_note(run.policy) if fmt in ("table", "markdown") else ""
-        write_report(fmt, run.policy, everything, run.summary, out, args, preface)
+        write_report(
+            fmt, run.policy, everything, run.summary, out, args, preface, run.triage.fixed()
+        )
 
 
 def _rendered(fmt: str, kept: list[Audited], run: AuditRun, args: argparse.Namespace) -> str:
@@ -306,6 +430,7 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
         args.manifests,
         io,
         warn_duplicates=args.namespace is None,
+        live=args.live,
         schema_policy=after,
     )
     warn_refused(after, cluster, io, namespace=args.namespace)

@@ -26,6 +26,7 @@ __all__ = [
     "add_manifests",
     "add_namespaces",
     "add_output",
+    "add_verbose",
     "components_table",
     "covered",
     "deny_refused",
@@ -54,6 +55,11 @@ def add_output(parser: argparse.ArgumentParser, *, ci: bool = False, html: bool 
     parser.add_argument(
         "-o", "--output", choices=choices, default="table", help="output format (default: table)"
     )
+
+
+def add_verbose(parser: argparse.ArgumentParser, what: str) -> None:
+    """-v: the table in full (`what` it adds)."""
+    parser.add_argument("-v", "--verbose", action="store_true", help=what)
 
 
 def add_namespaces(parser: argparse.ArgumentParser, namespace_help: str) -> None:
@@ -93,6 +99,16 @@ def add_manifests(parser: argparse.ArgumentParser) -> None:
         nargs="*",
         metavar="MANIFESTS",
         help="YAML files or folders (read recursively); - reads standard input",
+    )
+    parser.add_argument(
+        "--live",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="objects as the cluster holds them (kubectl get clusterbasemodels,basemodels,"
+        "clusterservingruntimes,servingruntimes,inferenceservices -A -o yaml): a file, "
+        "folder or - (repeatable); an object also in MANIFESTS takes its status and the "
+        "fields OME fills in from here",
     )
 
 
@@ -139,17 +155,19 @@ def load_cluster(
     extra: list[str] = (),
     *,
     warn_duplicates: bool = True,
+    live: list[str] = (),
     schema_policy: Policy | None = None,
 ) -> Cluster:
     """The objects of `manifests` (and of `extra` files) through the one loader
-    (`modetable.inputs.loading`), duplicates warned about (unless
-    `warn_duplicates` is False: the caller says those that concern it);
-    `schema_policy`, the rules whose CRD schema checks them, when not `policy`."""
+    (`modetable.inputs.loading`), joined to the `live` dumps (`--live`),
+    duplicates warned about (unless `warn_duplicates` is False: the caller
+    says those that concern it); `schema_policy`, the rules whose CRD schema
+    checks them, when not `policy`."""
     from modetable.inputs.loading import load_paths
 
     # A file also reached through `manifests` is read once, where they reach it.
     inputs = [*manifests, *extra]
-    stdin = _stdin_bytes(io) if "-" in inputs else None
+    stdin = _stdin_bytes(io) if "-" in inputs or "-" in live else None
     with _kept_for_the_run():
         return load_paths(
             policy,
@@ -157,19 +175,25 @@ def load_cluster(
             stdin,
             warn=io.warn,
             warn_duplicates=warn_duplicates,
+            live=live,
             schema_policy=schema_policy,
         )
 
 
 def load_cluster_leniently(
-    policy: Policy, manifests: list[str], io: Io, *, warn_duplicates: bool = True
+    policy: Policy,
+    manifests: list[str],
+    io: Io,
+    *,
+    warn_duplicates: bool = True,
+    live: list[str] = (),
 ) -> tuple[Cluster, list[Rejected]]:
     """As `load_cluster`, but an object that does not read (the API server would
     refuse it), or a file that is not YAML, is left out and returned, so the
-    audit goes on with the rest."""
+    audit goes on with the rest (a live dump is read strictly)."""
     from modetable.inputs.loading import load_paths
 
-    stdin = _stdin_bytes(io) if "-" in manifests else None
+    stdin = _stdin_bytes(io) if "-" in manifests or "-" in live else None
     rejected: list[Rejected] = []
     with _kept_for_the_run():
         cluster = load_paths(
@@ -179,6 +203,7 @@ def load_cluster_leniently(
             warn=io.warn,
             rejected=rejected,
             warn_duplicates=warn_duplicates,
+            live=live,
         )
     return cluster, rejected
 
@@ -294,7 +319,7 @@ def _isvc_and_cluster(
             code=ErrorCode.CANNOT_READ,
         )
     if os.path.isfile(ref):
-        cluster = load_cluster(policy, args.manifests, io, extra=[ref])
+        cluster = load_cluster(policy, args.manifests, io, extra=[ref], live=args.live)
         # The file's InferenceServices, each as the cluster holds it: a later copy
         # elsewhere (a duplicate) stands for the one in the file.
         target = same_file(ref)
@@ -313,7 +338,7 @@ def _isvc_and_cluster(
                 f"--isvc file holds {count}; name one with NAMESPACE/NAME", Location(ref)
             )
         return _find_isvc(cluster, next(iter(refs))), cluster
-    cluster = load_cluster(policy, args.manifests, io)
+    cluster = load_cluster(policy, args.manifests, io, live=args.live)
     return _find_isvc(cluster, ref), cluster
 
 

@@ -1,4 +1,6 @@
-"""`modetable match`: every runtime against an InferenceService, mode rule alone."""
+"""`modetable match`: every runtime against an InferenceService, mode rule alone;
+by default the table shows those it rejects (and the one named), and counts
+those it passes."""
 
 from __future__ import annotations
 
@@ -22,12 +24,19 @@ EXAMPLES = """\
 examples:
   modetable match --isvc llama-demo/llama-3-70b manifests/
   modetable match --isvc examples/inference-service.yaml examples/ --explain
+  modetable match --isvc llama-demo/llama-3-70b manifests/ --all
 """
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
     parser.add_argument("--runtime", metavar="NAME", help="match only this runtime")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every runtime (by default: those the mode rule rejects and the one named, "
+        "the others counted)",
+    )
     parser.add_argument(
         "--explain",
         action="store_true",
@@ -50,14 +59,14 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(data, args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print_table(policy, isvc, data, io, explain=args.explain)
+        _print_table(policy, isvc, data, io, explain=args.explain, every=args.all)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).
     return 0 if result.ok else 1
 
 
 def _print_table(
-    policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool
+    policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool, every: bool
 ) -> None:
     from modetable.output.render import line, table
 
@@ -70,8 +79,11 @@ def _print_table(
     if not data["runtimes"]:
         io.stdout.write("No runtimes for its namespace or at cluster scope.\n")
         return
+    shown = [
+        entry for entry in data["runtimes"] if every or entry["result"] != "pass" or entry["named"]
+    ]
     rows = []
-    for entry in data["runtimes"]:
+    for entry in shown:
         result = (
             policy.explanation("chain_broken")
             if entry["result"] == "error"
@@ -79,22 +91,48 @@ def _print_table(
         )
         name = entry["name"] + (" (named)" if entry["named"] else "")
         rows.append([name, entry["scope"], result, entry["row"] or "-", entry["reason"] or "-"])
-    io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
+    if rows:
+        io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
+    hidden = len(data["runtimes"]) - len(shown)
+    if hidden:
+        io.stdout.write(line(_passing(hidden, every_one=not rows)))
     if explain:
-        for entry in data["runtimes"]:
+        io.stdout.write("\n" + line(f"InferenceService {isvc.ref}:"))
+        for component, side in data["requested"].items():
+            io.stdout.write(line(f"  {component}: {_mode(side)}"))
+            io.stdout.writelines(_passed_over(side, "    "))
+        for entry in shown:
             io.stdout.write("\n" + line(f"{entry['name']} ({entry['kind']}):"))
             for component, detail in entry["components"].items():
                 io.stdout.write(
                     line(f"  {component}: row {detail['row']}, {outcomes[detail['outcome']]}")
                 )
-                for side, label in (("requested", "InferenceService"), ("declared", "runtime")):
-                    side_data = detail[side]
-                    mode = side_data["mode"] or "none"
-                    source = f" from {side_data['source']}" if side_data["source"] else ""
-                    io.stdout.write(line(f"    {label}: {mode}{source}"))
-                    for reading in side_data["passed_over"]:
-                        io.stdout.write(
-                            line(f"      passed over {reading['path']}: {reading['why']}")
-                        )
+                io.stdout.write(line(f"    runtime: {_mode(detail['declared'])}"))
+                io.stdout.writelines(_passed_over(detail["declared"], "      "))
             if entry["result"] == "error":
                 io.stdout.write(line(f"  {entry['reason']}"))
+
+
+def _passing(count: int, *, every_one: bool) -> str:
+    """The line that counts the runtimes the mode rule passes, not shown."""
+    if every_one:
+        if count == 1:
+            return "The runtime passes the mode rule; --all lists it."
+        return f"All {count} runtimes pass the mode rule; --all lists them."
+    counted = "1 more runtime passes" if count == 1 else f"{count} more runtimes pass"
+    return f"{counted} the mode rule; --all lists every runtime."
+
+
+def _mode(side: dict[str, Any]) -> str:
+    """`MODE from SOURCE` (or `none`) of a side of the match's JSON."""
+    source = f" from {side['source']}" if side["source"] else ""
+    return f"{side['mode'] or 'none'}{source}"
+
+
+def _passed_over(side: dict[str, Any], indent: str) -> list[str]:
+    from modetable.output.render import line
+
+    return [
+        line(f"{indent}passed over {reading['path']}: {reading['why']}")
+        for reading in side["passed_over"]
+    ]

@@ -8,6 +8,7 @@ import argparse
 from modetable.cli.common import (
     Io,
     add_isvc_inputs,
+    add_verbose,
     components_table,
     deny_refused,
     isvc_and_cluster,
@@ -28,6 +29,7 @@ examples:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_isvc_inputs(parser)
+    add_verbose(parser, "list the checks of OME's webhooks modetable does not model (the table)")
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
@@ -44,12 +46,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
         dump(data, args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print(policy, data, io)
+        _print(policy, data, io, verbose=args.verbose)
     # A virtual InferenceService needs no runtime: OME marks it Ready.
     return 0 if result.runtime is not None or result.virtual else 1
 
 
-def _print(policy: Policy, data: dict, io: Io) -> None:
+def _print(policy: Policy, data: dict, io: Io, *, verbose: bool) -> None:
     from modetable.admission import admission_lines
     from modetable.output.render import line, table
 
@@ -68,6 +70,8 @@ def _print(policy: Policy, data: dict, io: Io) -> None:
     if data["message"]:
         out.write(line(data["message"]))
     out.writelines(line(text) for text in _cause_lines(data))
+    if data["lookup"]:
+        out.write(line(f"Model: {data['lookup']}"))
     admission = data["admission"]
     out.write("\n")
     for warning in admission["warnings"]:
@@ -76,12 +80,16 @@ def _print(policy: Policy, data: dict, io: Io) -> None:
         out.write("Admission: allowed\n")
     else:
         out.write("Admission: denied\n" + line(admission["message"]))
-    for said in admission_lines(policy, admission):
+    for said in admission_lines(policy, admission, verbose=verbose):
         out.write(line(said))
     webhook = policy.rules.runtime_admission
     if runtime is not None and webhook is not None:
-        # The runtime used is taken to exist: say which of its checks that rests on.
-        out.write(line(policy.message(webhook.not_modelled)))
+        # The runtime used is taken to exist: say which of its checks that rests on
+        # (without -v, the line above points at them when allowed; else this one).
+        if verbose:
+            out.write(line(policy.message(webhook.not_modelled)))
+        elif not admission["allowed"]:
+            out.write(line(policy.message("not_modelled_brief")))
     if data["events"]:
         out.write("\n")
         rows = [[e["type"], e["reason"], e["message"]] for e in data["events"]]

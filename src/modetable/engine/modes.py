@@ -116,6 +116,10 @@ def _read(plan: SourcePlan, objects: Objects) -> tuple[Any, Location | None, str
         # Say which side the merged value came from: the InferenceService's keys win.
         own = paths.lookup(objects.isvc, plan.path)
         origin = "isvc" if own not in (paths.MISSING, None) else "runtime"
+        if origin == "runtime" and plan.runtime_path is not None:
+            # Placed where the runtime writes it (its `{runtime_field}`).
+            where = paths.value_location(objects.runtime, plan.runtime_path, objects.fallback)
+            return value, (where if where != objects.fallback else None), origin
         target = objects.isvc if origin == "isvc" else objects.runtime
     if source.object == SourceObject.RUNTIME_RESOLVED:
         # Only what the runtime inherits counts here; its own value is the other source's.

@@ -15,7 +15,14 @@ become markup there either. Filters match the summary's categories one to one:
 a severity shows the InferenceServices whose most severe finding it is
 (`summary.severity`), a mode those whose component runs in it
 (`summary.modes`), a move those whose component makes it
-(`summary.mode_changes`).
+(`summary.mode_changes`), an outcome those that reach it (`summary.results`);
+a finding id shows those that have such a finding. The search box keeps the
+rows whose text (the row's cells) or whose details (findings, components,
+deprecations, outcome; not the candidates) hold what is typed, case aside.
+
+Ids (outcomes, finding ids, check ids) are never broken inside a word: they
+do not wrap (`.id`), but after a `/` (`<wbr>`); their column is as wide as
+the widest.
 """
 
 from __future__ import annotations
@@ -47,6 +54,11 @@ def _words(key: str) -> str:
 
 def _code(value: Any) -> str:
     return f"<code>{text(value)}</code>"
+
+
+def _id(value: Any, tag: str = "code") -> str:
+    """An id (`outcome/named_model_invalid`) that wraps only after a `/`."""
+    return element(tag, text(value).replace("/", "/<wbr>"), class_="id")
 
 
 def _arrow(before: str, after: str) -> str:
@@ -164,12 +176,25 @@ class _Choices:
         return element("label", f"{text(self.label)} {control}")
 
 
+def _search() -> str:
+    """The search box (enabled by the script)."""
+    box = element(
+        "input",
+        type="search",
+        id="search",
+        placeholder="names and messages",
+        autocomplete="off",
+        disabled=True,
+    )
+    return element("label", f"Search {box}")
+
+
 def _controls(choices: Iterable[_Choices], total: int) -> str:
     return element(
         "div",
         element(
             "form",
-            [c.select() for c in choices],
+            [*(c.select() for c in choices), _search()],
             class_="filters",
             role="search",
             aria_label="Filter the rows",
@@ -196,10 +221,15 @@ _SHARES = {
     "Impact": 0.9,
 }
 _COMPONENT_SHARE = 1.3
+# The columns of ids, which do not wrap: at least as wide as the widest.
+_ID_COLUMNS = {"Outcome"}
 
 
 def _grid_style(columns: Sequence[str]) -> str:
-    shares = " ".join(f"minmax(0, {_SHARES.get(c, _COMPONENT_SHARE)}fr)" for c in columns)
+    shares = " ".join(
+        f"minmax({'min-content' if c in _ID_COLUMNS else 0}, {_SHARES.get(c, _COMPONENT_SHARE)}fr)"
+        for c in columns
+    )
     return f".items .row {{ grid-template-columns: {shares}; }}\n"
 
 
@@ -322,7 +352,9 @@ def _candidate_row(candidate: dict[str, Any]) -> list[str]:
 
 
 # The kinds of table a detail holds, given once in the page: each table names
-# its kind ("code": the columns shown as code; "severity": the column of one).
+# its kind ("code": the columns shown as code; "ids": those that hold ids, which
+# wrap only after a `/`; "severity": the column of one; "unsearched": the search
+# box does not look in it).
 _KINDS = {
     "candidates": {
         "headers": [
@@ -337,10 +369,13 @@ _KINDS = {
             "score",
         ],
         "code": [0, 5],
+        "ids": [5],
+        "unsearched": True,
     },
     "findings": {
         "headers": ["severity", "id", "message", "object to fix", "where"],
         "code": [1, 4],
+        "ids": [1],
         "severity": 0,
     },
     "components": {
@@ -363,11 +398,19 @@ def _findings_table(findings: list[dict[str, Any]]) -> dict[str, Any]:
                 f["id"],
                 f["message"] + (f" ({f['hint']})" if f.get("hint") else ""),
                 _object(f.get("object")),
-                _location(f.get("location")),
+                _location(f.get("location"))
+                + "".join(f"; see {r['label']} at {_location(r)}" for r in f.get("related") or ()),
             ]
             for f in findings
         ],
     }
+
+
+def _why(suppressed: dict[str, Any]) -> str:
+    """What suppressed a finding: `suppressed by --ignore ID`, or its place and reason."""
+    if suppressed.get("at") is None:
+        return f"suppressed by --ignore {suppressed.get('id')}"
+    return f"suppressed by {suppressed['at']}: {suppressed.get('reason')}"
 
 
 def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -378,6 +421,22 @@ def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
         if findings
         else _section("Findings", text=["No finding."])
     ]
+    known = item.get("known") or []
+    if known:
+        sections.append(_section("Known: in the baseline", table=_findings_table(known)))
+    suppressed = item.get("suppressed") or []
+    if suppressed:
+        sections.append(
+            _section(
+                "Suppressed",
+                table=_findings_table(
+                    [
+                        {**f, "message": f"{f['message']} ({_why(f['suppressed'])})"}
+                        for f in suppressed
+                    ]
+                ),
+            )
+        )
     reconcile = item.get("reconcile") or {}
     logs = item.get("reconcile_logs") or {}
     components = item.get("components") or {}
@@ -464,6 +523,8 @@ def _audit_row(
     data = {
         "data_ns": choices["ns"].number(item.get("namespace") or ""),
         "data_sev": choices["sev"].number(severity),
+        "data_out": choices["out"].number(str(item.get("result"))),
+        "data_fid": choices["fid"].numbers_of((f["id"], f["id"]) for f in findings),
         "data_rt": choices["rt"].number(runtime_name or "", runtime_name or "(none)"),
         "data_mode": choices["mode"].numbers_of(
             (f"{c}\0{modes[c].get('mode') or ''}", f"{c}: {modes[c].get('mode') or _NO_MODE}")
@@ -477,7 +538,7 @@ def _audit_row(
         _cell(text(item.get("namespace") or "")),
         _name_cell(str(item.get("name"))),
         _cell(runtime_text),
-        _cell(text(item.get("result"))),
+        _cell(_id(item.get("result"), "span")),
     ]
     for component in components:
         resolution = modes.get(component)
@@ -493,6 +554,26 @@ def _audit_row(
     )
     cells.append(_cell(str(len(findings)), class_="num"))
     return _row(index, cells, data)
+
+
+def _accepted(summary: dict[str, Any], order: list[str]) -> str:
+    """The findings accepted (suppressed, known by the baseline) and the baseline's
+    entries fixed, counted by severity: folded, open when there are any."""
+    suppressed = summary.get("suppressed") or {}
+    known = summary.get("known") or {}
+    entries = [(f"{s} suppressed", suppressed.get(s, 0), f"suppressed.{s}") for s in order]
+    entries += [(f"{s} known", known.get(s, 0), f"known.{s}") for s in order]
+    fixed = summary.get("fixed")
+    if fixed is not None:
+        entries.append(("baseline entries fixed", fixed, "fixed"))
+    counts = (sum(suppressed.values()), sum(known.values()))
+    said = f"Accepted findings: {counts[0]} suppressed, {counts[1]} known (the baseline)"
+    return element(
+        "details",
+        element("summary", text(said)) + _counts(entries),
+        class_="accepted",
+        open=bool(counts[0] or counts[1] or fixed),
+    )
 
 
 def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, Any]]) -> str:
@@ -528,17 +609,18 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
     parts.append(
         _bars(
             "InferenceServices by outcome",
-            [(_code(r), n, "result", f"results.{r}") for r, n in results.items()],
+            [(_id(r), n, "result", f"results.{r}") for r, n in results.items()],
             "results",
         )
     )
+    parts.append(_accepted(summary, order))
     if manifest_findings:
         rows = [
             element(
                 "tr",
                 [
                     element("td", text(f["severity"])),
-                    element("td", _code(f["id"])),
+                    element("td", _id(f["id"])),
                     element("td", text(f["message"])),
                     element("td", _code(_location(f.get("location")))),
                 ],
@@ -569,6 +651,8 @@ def audit_page(document: dict[str, Any]) -> str:
     choices = {
         "ns": _Choices("ns", "Namespace"),
         "sev": _Choices("sev", "Severity", by_name=False),
+        "out": _Choices("out", "Outcome"),
+        "fid": _Choices("fid", "Finding"),
         "rt": _Choices("rt", "Runtime"),
         "mode": _Choices("mode", "Mode"),
     }
@@ -727,7 +811,7 @@ def _upgrade_row(
         _cell(text(item.get("namespace") or "")),
         _name_cell(str(item.get("name"))),
         _cell(text(_arrow(_side_runtime(before), _side_runtime(after)))),
-        _cell(text(_arrow(_shown(result.get("from")), _shown(result.get("to"))))),
+        _cell(_id_arrow(_shown(result.get("from")), _shown(result.get("to")))),
     ]
     for name in components:
         component = parts.get(name)
@@ -742,6 +826,13 @@ def _upgrade_row(
         )
     )
     return _row(index, cells, data)
+
+
+def _id_arrow(before: str, after: str) -> str:
+    """`_arrow` of two ids, each kept whole."""
+    if before == after:
+        return _id(before, "span")
+    return f"{_id(before, 'span')} → {_id(after, 'span')}"
 
 
 def _upgrade_summary(summary: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from typing import Any, BinaryIO, TextIO
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs.api_server import refusal, schema_check_rule
 from modetable.inputs.checks import check_cluster, check_object
+from modetable.inputs.live import join_live, one_stdin
 from modetable.inputs.manifests import (
     Cluster,
     Manifest,
@@ -48,6 +49,7 @@ def load_paths(
     warn: Warn | None = None,
     rejected: list[Rejected] | None = None,
     warn_duplicates: bool = True,
+    live: Sequence[str | os.PathLike[str]] = (),
     schema_policy: Policy | None = None,
 ) -> Cluster:
     """The objects of files and folders (read recursively); `-` reads `stdin`
@@ -56,15 +58,28 @@ def load_paths(
     YAML (none of its objects read); a limit or a file that cannot be read
     still stops the load. `warn_duplicates` False leaves the objects defined
     twice unsaid (an audit of one namespace says those that concern it).
+    `live`: files, folders or `-` of objects as the cluster holds them
+    (`inputs/live.py`), read strictly: a bad live dump is an error.
     `schema_policy`: the rules whose version's CRD schema the objects are
     checked against, when not `policy`'s (an upgrade: the version it goes to)."""
     inputs = [os.fspath(p) for p in paths]
-    if not inputs:
+    dumps = [os.fspath(p) for p in live]
+    if not inputs and not dumps:
         raise ModetableError("no manifests given (pass files, folders or -)")
+    one_stdin(inputs, dumps)
     # One budget of alias nodes for all the files (the command's, when in one).
     with one_run():
-        documents = read_documents(inputs, stdin, rejected)
-        return _checked(policy, documents, warn, rejected, warn_duplicates, schema_policy)
+        documents = read_documents(inputs, stdin, rejected) if inputs else []
+        live_documents = read_documents(dumps, stdin, None) if dumps else None
+        return _checked(
+            policy,
+            documents,
+            warn,
+            rejected,
+            warn_duplicates,
+            schema_policy,
+            live_documents=live_documents,
+        )
 
 
 def stdin_bytes(stream: TextIO | BinaryIO | None) -> Any:
@@ -102,15 +117,20 @@ def load_objects(
     *,
     warn: Warn | None = None,
     rejected: list[Rejected] | None = None,
+    live: Iterable[tuple[str, Any]] | None = None,
 ) -> Cluster:
     """Objects already in memory (dicts, as `json.load` or `yaml.safe_load_all`
     give them; a List's items one by one), each with where it stood among those
-    given (`objects[3]`), read as files are (`objects.py`)."""
+    given (`objects[3]`), read as files are (`objects.py`); `live`, objects as
+    the cluster holds them, the same way (`inputs/live.py`)."""
     from modetable.inputs.objects import object_documents
 
     spec = policy.rules.manifests
     documents = object_documents(objects, spec.list_kind, kind_scopes(spec))
-    return _checked(policy, documents, warn, rejected)
+    live_documents = (
+        None if live is None else object_documents(live, spec.list_kind, kind_scopes(spec))
+    )
+    return _checked(policy, documents, warn, rejected, live_documents=live_documents)
 
 
 def _checked(
@@ -120,10 +140,16 @@ def _checked(
     rejected: list[Rejected] | None,
     warn_duplicates: bool = True,
     schema_policy: Policy | None = None,
+    *,
+    live_documents: Iterable[tuple[Any, Location]] | None = None,
 ) -> Cluster:
     spec = policy.rules.manifests
     other_groups: dict[str, int] = {}
     objects, skipped = parse_objects(documents, spec, rejected, other_groups)
+    if live_documents is not None:
+        # A live dump is read strictly: what the cluster holds has no bad object.
+        live, live_skipped = parse_objects(live_documents, spec, None, other_groups)
+        objects, skipped = join_live(policy.rules, objects, live), skipped + live_skipped
     if other_groups and warn is not None:
         warn(other_groups_warning(other_groups, spec))
     schema_policy = schema_policy or policy

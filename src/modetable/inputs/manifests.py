@@ -16,7 +16,7 @@ import attrs
 from modetable.errors import Location, ModetableError
 from modetable.parsing.yamlio import YamlMap
 from modetable.rules.model.manifests import Manifests
-from modetable.rules.words import Scope
+from modetable.rules.words import ReadFrom, Scope
 from modetable.settled import settled
 
 __all__ = [
@@ -47,6 +47,10 @@ class Manifest:
     scope: str
     body: YamlMap = attrs.field(repr=False)
     location: Location
+    # Where it was read from (`--live`): the manifests, the live dump, or both
+    # (then `location` is the manifest's, `live_location` the live copy's).
+    read_from: ReadFrom = ReadFrom.MANIFEST
+    live_location: Location | None = None
 
     @property
     def ref(self) -> str:
@@ -229,15 +233,17 @@ def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
 
 
 def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
-    """A runtime as the JSON contracts name it: `{"name", "kind"}`, or null."""
+    """A runtime as the JSON contracts name it: `{"name", "kind", "read_from"}`
+    (`manifest`, `live` or `both`: `--live`), or null."""
     if runtime is None:
         return None
-    return {"name": runtime.name, "kind": runtime.kind}
+    return {"name": runtime.name, "kind": runtime.kind, "read_from": str(runtime.read_from)}
 
 
 def object_json(manifest: Manifest | None) -> dict[str, Any] | None:
-    """An object to fix, as the JSON contracts name it: its kind, namespace
-    (null for a cluster-scoped one), name and where it is written; or null."""
+    """An object, as the JSON contracts name it: its kind, namespace (null for
+    a cluster-scoped one), name, where it is written and where it was read
+    from (`read_from`); or null."""
     if manifest is None:
         return None
     return {
@@ -245,4 +251,5 @@ def object_json(manifest: Manifest | None) -> dict[str, Any] | None:
         "namespace": manifest.namespace,
         "name": manifest.name,
         "at": str(manifest.location),
+        "read_from": str(manifest.read_from),
     }

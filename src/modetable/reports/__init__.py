@@ -9,9 +9,34 @@ import attrs
 from modetable.errors import Location
 from modetable.reports.finding import Finding
 
-__all__ = ["FORMATS", "Report", "Rule", "Subject", "write"]
+__all__ = ["FORMATS", "KNOWN", "Report", "Rule", "Subject", "Waiver", "write"]
 
 FORMATS = ("github", "junit", "sarif", "markdown")
+# What the outputs people read say after a finding the baseline knows.
+KNOWN = "known: in the baseline"
+
+
+@attrs.frozen
+class Waiver:
+    """Why a finding is suppressed: the exception's id (a glob), who made it
+    (`option`: --ignore, `config`, `annotation`), its reason and where it is
+    written (None for --ignore)."""
+
+    id: str
+    by: str
+    reason: str | None = None
+    at: Location | None = None
+
+    @property
+    def in_source(self) -> bool:
+        """Written in the object itself (SARIF's `inSource`), not beside it."""
+        return self.by == "annotation"
+
+    def __str__(self) -> str:
+        """`suppressed by FILE:LINE:COL: reason`, or `suppressed by --ignore ID`."""
+        if self.at is None:
+            return f"suppressed by --ignore {self.id}"
+        return f"suppressed by {self.at}: {self.reason}"
 
 
 @attrs.frozen
@@ -23,6 +48,9 @@ class Subject:
     group: str  # JUnit's classname: the namespace, or what kind of subject it is
     location: Location
     findings: tuple[Finding, ...]
+    # The findings the baseline knows, and those suppressed (never failing).
+    known: tuple[Finding, ...] = ()
+    suppressed: tuple[tuple[Finding, Waiver], ...] = ()
 
 
 @attrs.frozen
@@ -52,6 +80,8 @@ class Report:
     # The line the outputs people read begin with (`rules: FILE`, when the rules
     # read are not the bundled ones), or "".
     preface: str = ""
+    # Whether a baseline was read (SARIF's baselineState on every result).
+    baseline: bool = False
 
     @property
     def findings(self) -> tuple[Finding, ...]:

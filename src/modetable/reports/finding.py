@@ -12,7 +12,7 @@ from modetable.errors import Location
 from modetable.inputs.manifests import Manifest
 from modetable.rules.words import Severity
 
-__all__ = ["SEVERITIES", "Finding", "ObjectRef", "at_least", "worst"]
+__all__ = ["SEVERITIES", "Finding", "ObjectRef", "Related", "at_least", "worst"]
 
 # The severities' words as text (what the JSON and the API show), most severe first.
 SEVERITIES: tuple[str, ...] = tuple(word.value for word in Severity)
@@ -32,6 +32,16 @@ class ObjectRef:
 
 
 @attrs.frozen
+class Related:
+    """Another place a finding involves (SARIF's relatedLocations): the object
+    that causes it, written elsewhere, while the finding stands at the line
+    of the InferenceService to change. `label` says what is there."""
+
+    location: Location
+    label: str
+
+
+@attrs.frozen
 class Finding:
     severity: str  # a Severity word, as text
     id: str
@@ -39,6 +49,15 @@ class Finding:
     location: Location
     object: ObjectRef
     hint: str | None = None
+    related: tuple[Related, ...] = ()
+
+    @property
+    def see_also(self) -> str:
+        """The related places as people read them, `see KIND NAME at
+        FILE:LINE:COL` (each), or "" when there are none."""
+        if not self.related:
+            return ""
+        return "see " + ", ".join(f"{r.label} at {r.location}" for r in self.related)
 
 
 def worst(findings: Iterable[Finding]) -> str | None:

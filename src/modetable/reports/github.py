@@ -39,7 +39,10 @@ def command(finding: Finding) -> str:
     properties.append(f"title={escape_property(escape(title))}")
     # Values from manifests can hold terminal escapes the runner's log would
     # act on: escaped, as every output people read shows them.
-    message = escape(finding.message + (f" ({finding.hint})" if finding.hint else ""))
+    # The annotation stands in the InferenceService's file; the other objects'
+    # places are named in its text.
+    also = f" ({finding.see_also})" if finding.related else ""
+    message = escape(finding.message + also + (f" ({finding.hint})" if finding.hint else ""))
     return f"::{_COMMANDS[finding.severity]} {','.join(properties)}::{escape_data(message)}"
 
 

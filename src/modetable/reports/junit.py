@@ -1,5 +1,6 @@
-"""JUnit XML: one test case per subject; it fails when a finding reaches the
-report's --fail-on severity, and lists the others in its output."""
+"""JUnit XML: one test case per subject; it fails when a finding that counts
+reaches the report's --fail-on severity, and lists the others in its output
+(those the baseline knows and those suppressed marked so)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from modetable.reports import Report, Subject
+from modetable.reports import KNOWN, Report, Subject
 from modetable.reports.finding import Finding, at_least
 from modetable.text.shown import escape
 
@@ -23,7 +24,8 @@ def _text(text: str) -> str:
 
 def line(finding: Finding) -> str:
     text = f"{finding.location}: {finding.severity}: {finding.message} [{finding.id}]"
-    return text + (f" ({finding.hint})" if finding.hint else "")
+    also = f" ({finding.see_also})" if finding.related else ""
+    return text + also + (f" ({finding.hint})" if finding.hint else "")
 
 
 def failing(report: Report, subject: Subject) -> list[Finding]:
@@ -67,9 +69,12 @@ def write(report: Report, out: TextIO) -> None:
                 case, "failure", {"message": _text(first.message), "type": first.id}
             )
             failure.text = _text("\n".join(line(f) for f in failed))
-        others = [f for f in subject.findings if f not in failed]
+        # The rest, those accepted too, marked: the output a test report shows.
+        others = [line(f) for f in subject.findings if f not in failed]
+        others += [f"{line(f)} ({KNOWN})" for f in subject.known]
+        others += [f"{line(f)} ({waiver})" for f, waiver in subject.suppressed]
         if others:
-            ET.SubElement(case, "system-out").text = _text("\n".join(line(f) for f in others))
+            ET.SubElement(case, "system-out").text = _text("\n".join(others))
     ET.indent(suites)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
     out.write(ET.tostring(suites, encoding="unicode") + "\n")

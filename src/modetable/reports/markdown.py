@@ -28,10 +28,26 @@ def write(report: Report, out: TextIO) -> None:
     preface = "".join(f"{inert(line)}\n" for line in report.preface.splitlines())
     head = f"{preface}### {inert(report.title)}\n\n{inert(report.summary)}\n"
     found = [(subject.name, finding) for subject in report.subjects for finding in subject.findings]
+    head += _accepted(report)
     if not found:
         out.write(head + "\nNo findings.\n")
         return
     out.write(head + _fitting(found, COMMENT_LIMIT - len(head)))
+
+
+def _accepted(report: Report) -> str:
+    """A line counting the findings accepted (the table lists only those that
+    count), or "" when none is."""
+    known = sum(len(s.known) for s in report.subjects)
+    suppressed = sum(len(s.suppressed) for s in report.subjects)
+    if not known and not suppressed:
+        return ""
+    parts = [f"{known} known (the baseline)"] if known else []
+    parts += [f"{suppressed} suppressed"] if suppressed else []
+    return (
+        f"\nNot in the table: {' and '.join(parts)}, which never fail; "
+        "`-v` and `-o json` list them.\n"
+    )
 
 
 def _row(subject: str, finding: Finding) -> list[str]:
@@ -40,7 +56,10 @@ def _row(subject: str, finding: Finding) -> list[str]:
     what = inert(" ".join(p for p in (obj.kind, ref) if p)) or "-"
     # A hint is the rules' own text (its Markdown kept); the message quotes inputs.
     message = inert(finding.message) + (f" ({finding.hint})" if finding.hint else "")
-    cells = (inert(subject), what, _code(str(finding.location)), message)
+    where = _code(str(finding.location)) + "".join(
+        f"\nsee {inert(r.label)} at {_code(str(r.location))}" for r in finding.related
+    )
+    cells = (inert(subject), what, where, message)
     return [finding.severity, _code(finding.id), *cells]
 
 

@@ -1,6 +1,7 @@
 """SARIF 2.1.0 (the format code-scanning services read): one rule per finding
 id, with its description, what to do and a link to its docs; one result per
-finding, at its file and line."""
+finding, at its file and line: a suppressed finding too, with its
+`suppressions`, and with a baseline each result's `baselineState`."""
 
 from __future__ import annotations
 
@@ -10,11 +11,22 @@ from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import quote
 
-from modetable.reports import Report, Rule
+from modetable.errors import Location
+from modetable.reports import Report, Rule, Waiver
 from modetable.reports.finding import Finding
 from modetable.rules.words import Severity
 
-__all__ = ["LEVELS", "SCHEMA", "VERSION", "document", "location", "result", "uri", "write"]
+__all__ = [
+    "LEVELS",
+    "SCHEMA",
+    "VERSION",
+    "document",
+    "location",
+    "result",
+    "suppression",
+    "uri",
+    "write",
+]
 
 SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -43,7 +55,10 @@ def uri(file: str) -> str:
 
 
 def location(finding: Finding) -> dict[str, Any] | None:
-    where = finding.location
+    return _physical(finding.location)
+
+
+def _physical(where: Location) -> dict[str, Any] | None:
     if where.file == _STDIN:
         return None
     region: dict[str, Any] = {}
@@ -55,6 +70,22 @@ def location(finding: Finding) -> dict[str, Any] | None:
     if region:
         physical["region"] = region
     return {"physicalLocation": physical}
+
+
+def suppression(waiver: Waiver) -> dict[str, Any]:
+    """SARIF's own way to say a result is suppressed: where the exception is
+    kept (`inSource`: the object's annotation; `external`: the config file or
+    the command line), accepted, with its reason."""
+    data: dict[str, Any] = {
+        "kind": "inSource" if waiver.in_source else "external",
+        "status": "accepted",
+        "justification": waiver.reason if waiver.reason is not None else str(waiver),
+    }
+    if waiver.at is not None:
+        placed = _physical(waiver.at)
+        if placed is not None:
+            data["location"] = placed
+    return data
 
 
 def result(finding: Finding, index: int) -> dict[str, Any]:
@@ -69,6 +100,15 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
     placed = location(finding)
     if placed is not None:
         data["locations"] = [placed]
+    # The other objects the finding involves (the model, the runtime), each
+    # with what it is.
+    also = []
+    for number, other in enumerate(finding.related):
+        physical = _physical(other.location)
+        if physical is not None:
+            also.append({"id": number, **physical, "message": {"text": other.label}})
+    if also:
+        data["relatedLocations"] = also
     if obj.kind is not None:
         data["properties"] = {"kind": obj.kind, "namespace": obj.namespace, "name": obj.name}
     return data
@@ -98,7 +138,12 @@ def document(report: Report) -> dict[str, Any]:
     known = {rule.id for rule in rules}
     # A finding whose id the report does not list still gets a rule (never in
     # the shipped rules: their ids are all listed).
-    for finding in report.findings:
+    everything = [
+        *report.findings,
+        *(f for s in report.subjects for f in s.known),
+        *(f for s in report.subjects for f, _waiver in s.suppressed),
+    ]
+    for finding in everything:
         if finding.id not in known:
             known.add(finding.id)
             rules.append(type(rules[0])(finding.id, finding.id, finding.severity))
@@ -115,11 +160,30 @@ def document(report: Report) -> dict[str, Any]:
                         "rules": [_rule(rule) for rule in rules],
                     }
                 },
-                "results": [result(f, index[f.id]) for f in report.findings],
+                "results": _results(report, index),
                 **({"properties": {"rules": report.rules_used}} if report.rules_used else {}),
             }
         ],
     }
+
+
+def _results(report: Report, index: dict[str, int]) -> list[dict[str, Any]]:
+    """Every finding, subject by subject: those that count, those the baseline
+    knows (`baselineState` says which, when a baseline was read), then those
+    suppressed, with their `suppressions`."""
+    found = []
+    for subject in report.subjects:
+        for findings, state in ((subject.findings, "new"), (subject.known, "unchanged")):
+            for finding in findings:
+                data = result(finding, index[finding.id])
+                if report.baseline:
+                    data["baselineState"] = state
+                found.append(data)
+        for finding, waiver in subject.suppressed:
+            data = result(finding, index[finding.id])
+            data["suppressions"] = [suppression(waiver)]
+            found.append(data)
+    return found
 
 
 def write(report: Report, out: TextIO) -> None:

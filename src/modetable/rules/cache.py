@@ -102,6 +102,7 @@ MODULES = (
     "rules/model/runtimes.py",
     "rules/model/selection.py",
     "rules/model/sources.py",
+    "rules/model/suppression.py",
     "rules/positions.py",
     "rules/validate.py",
     "rules/words.py",

@@ -31,6 +31,7 @@ from modetable.rules.model.matching import Row
 from modetable.rules.model.modes import Component, Mode
 from modetable.rules.model.runtimes import RunFailure
 from modetable.rules.model.sources import Source
+from modetable.rules.words import SourceObject
 from modetable.settled import settled
 from modetable.text.shown import escape
 from modetable.text.templates import fill, go_quoted_inner
@@ -49,6 +50,9 @@ class SourcePlan:
     in_force: bool
     path: paths.Segments | None
     present: tuple[paths.Segments, ...]
+    # For a source of the merged InferenceService: where the runtime writes what
+    # is merged into `path` (running_merge), so a value it gives has its place.
+    runtime_path: paths.Segments | None = None
 
     @property
     def where_text(self) -> str:
@@ -155,11 +159,19 @@ class Policy:
 
     def _plan(self, source: Source, component: Component) -> SourcePlan:
         values = self.placeholder_values(component)
+        path = paths.expand(source.path, values) if source.path is not None else None
+        runtime_path = None
+        if source.object == SourceObject.MERGED and path is not None:
+            merge = self.rules.running_merge
+            into = paths.expand(merge.into, values)
+            if path[: len(into)] == into:
+                runtime_path = paths.expand(merge.source, values) + path[len(into) :]
         return SourcePlan(
             source=source,
             in_force=in_force(source.since, source.until, self.version),
-            path=paths.expand(source.path, values) if source.path is not None else None,
+            path=path,
             present=tuple(paths.expand(p, values) for p in source.present),
+            runtime_path=runtime_path,
         )
 
     def placeholder_values(self, component: Component) -> dict[str, str]:

@@ -36,6 +36,7 @@ from modetable.rules.model.modes import Mode
 from modetable.rules.model.runtimes import RuntimeCheck
 from modetable.rules.model.selection import Effect, Selection, SelectionCheck
 from modetable.rules.model.sources import Source
+from modetable.rules.model.suppression import Suppression
 from modetable.rules.positions import PathPart
 from modetable.rules.words import (
     OUTCOMES_NOT_RESULTS,
@@ -601,6 +602,20 @@ def _runtime_check_checks(value: Mapping[str, Any]) -> list[tuple[str, str | Non
     ]
 
 
+def _suppression_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
+    """The annotation's value splits into ids and a reason only with two
+    separators, each a character or more, and different."""
+    ids, reason = value.get("ids_separator"), value.get("reason_separator")
+    if not isinstance(ids, str) or not isinstance(reason, str):
+        return []  # structuring reports it
+    if not ids or not reason:
+        key = "ids_separator" if not ids else "reason_separator"
+        return [("a separator of the annotation's value is one character or more", key)]
+    if ids == reason:
+        return [("the annotation's two separators differ", "reason_separator")]
+    return []
+
+
 _CLASS_CHECKS = {
     Source: _source_checks,
     AdmissionRule: _admission_checks,
@@ -610,6 +625,7 @@ _CLASS_CHECKS = {
     Selection: _outcome_message_checks,
     RuntimeCheck: _runtime_check_checks,
     RuleFile: _findings_checks,
+    Suppression: _suppression_checks,
 }
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "Origin",
     "Purpose",
     "RankKey",
+    "ReadFrom",
     "RuntimeCheckKind",
     "SchemaError",
     "Scope",
@@ -115,6 +116,16 @@ class Origin(StrEnum):
     OME = "ome"
     KUBERNETES = "kubernetes"
     MODETABLE = "modetable"
+
+
+class ReadFrom(StrEnum):
+    """Where an object was read from (`--live`): the manifests alone, the live
+    dump alone (part of the cluster the manifests land in), or both (the
+    manifest's spec with the cluster's status and filled-in fields)."""
+
+    MANIFEST = "manifest"
+    LIVE = "live"
+    BOTH = "both"
 
 
 class Scope(StrEnum):

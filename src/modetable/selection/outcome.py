@@ -63,10 +63,12 @@ __all__ = [
     "disabled_refusal",
     "find_model",
     "found_elsewhere",
+    "lookup_note",
     "no_runtime_message",
     "outcome_hint",
     "recorded_conditions",
     "select",
+    "webhook_model",
     "when_conditions",
 ]
 
@@ -135,6 +137,20 @@ class Outcome:
     # What to do: a "did you mean" for a name that is not found, or the
     # rules' hint for the outcome (`selection.hints`).
     hint: str | None = None
+    # The InferenceService's field the outcome turns on (a path of the rules:
+    # the model or the runtime it names, or where it would), where a finding
+    # about it belongs.
+    field: str | None = None
+    # The model OME's webhook finds by name (`model_ref.webhook_lookup`) when
+    # it is another object than `model`, the controller's (by kind): then
+    # `admission` is the webhook's, with that model, and the rest the
+    # controller's.
+    webhook_model: Manifest | None = None
+    # The line OME's manager logs when the controller stops before any
+    # workload and records no event (the model not found as its kind).
+    controller_log: str | None = None
+    # What each part uses where they find different models (`lookup_note`).
+    lookup: str | None = None
 
     @property
     def picked(self) -> Candidate | None:
@@ -258,6 +274,7 @@ class Case:
         named_check: Candidate | None = None,
         cause: Manifest | None = None,
         hint: str | None = None,
+        field: str | None = None,
         **values: Any,
     ) -> Outcome:
         policy = self.policy
@@ -306,6 +323,7 @@ class Case:
             resolved=resolved,
             cause=cause,
             hint=hint or outcome_hint(policy, results[-1]),
+            field=field,
         )
 
     def _shows(
@@ -452,26 +470,117 @@ def select(
         },
     )
     if isinstance(ref, NamelessModelRef):
-        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path)
+        return case.finish(SelectionOutcome.MODEL_NAME_MISSING, path=ref.path, field=ref.path)
     if ref is None:
         if request is None or not in_force(rules.model_ref.optional_since, None, policy.version):
-            return case.finish(SelectionOutcome.NO_MODEL_OR_RUNTIME, path=rules.model_ref.path)
+            return case.finish(
+                SelectionOutcome.NO_MODEL_OR_RUNTIME,
+                path=rules.model_ref.path,
+                field=rules.model_ref.path,
+            )
         # Since v1.3 a runtime-only InferenceService skips all model work.
-        return _named(case, request, None, chooser)
-    model = find_model(policy, cluster, ref.kind, ref.name, isvc.namespace or "")
+        # (A finding about the runtime belongs at the field that names it.)
+        return _named(case, request, None, chooser, policy.rules.runtime_ref.name)
+    namespace = isvc.namespace or ""
+    model = find_model(policy, cluster, ref.kind, ref.name, namespace)
+    hooked = webhook_model(policy, cluster, ref.name, namespace)
+    if hooked is None or hooked is model:
+        return _with_model(case, ref, model, request, chooser)
+    # The webhook and the controller find different objects: the webhook
+    # admits (and resolves the runtime) with its own, the controller runs with
+    # the kind's, or stops when it has none.
+    at_webhook = _with_model(case, ref, hooked, request, chooser)
+    if model is None:
+        at_controller = _controller_miss(case, ref)
+    else:
+        at_controller = _with_model(case, ref, model, request, chooser)
+    return attrs.evolve(
+        at_controller,
+        admission=at_webhook.admission,
+        webhook_model=hooked,
+        lookup=lookup_note(policy, hooked, model, ref.kind, ref.name),
+    )
+
+
+def webhook_model(policy: Policy, cluster: Cluster, name: str, namespace: str) -> Manifest | None:
+    """The model OME's webhook finds for `name`: the kinds of the rules'
+    `webhook_lookup` tried in order, whatever spec.model.kind says (None
+    where the rules give no order: the webhook then finds the kind's)."""
+    for kind in selection_rules(policy).model_ref.webhook_lookup:
+        found = find_model(policy, cluster, kind, name, namespace)
+        if found is not None:
+            return found
+    return None
+
+
+def lookup_note(
+    policy: Policy, webhook: Manifest, controller: Manifest | None, kind: str, name: str
+) -> str:
+    """What the webhook and the controller each use, where they find
+    different models (`controller` None: the kind asked for is not there)."""
+    said = f"{webhook.kind} {webhook.ref}"
+    if controller is not None:
+        return policy.message("models_differ", webhook=said, controller=f"{kind} {controller.ref}")
+    log = selection_rules(policy).model_ref.controller_miss_log
+    return policy.message(
+        "controller_model_missing",
+        webhook=said,
+        controller=f"{kind} {name}",
+        log=policy.message(log, kind=kind) if log else "",
+    )
+
+
+def _controller_miss(case: Case, ref: ModelRef) -> Outcome:
+    """The controller does not find the model as its kind (the webhook found
+    it by name): OME's manager logs the API server's error and stops, with no
+    workload and no event."""
+    policy, cluster = case.policy, case.cluster
+    lookup = selection_rules(policy).model_ref
+    resource = selection_rules(policy).explain.resources.get(ref.kind, ref.kind)
+    error, log = lookup.controller_miss_error, lookup.controller_miss_log
+    models = {r.kind for r in policy.rules.manifests.models}
+    found = case.finish(
+        SelectionOutcome.MODEL_MISSING,
+        message=policy.message(error, resource=resource, model=ref.name) if error else None,
+        hint=found_elsewhere(ref.name, cluster, models)
+        or did_you_mean(ref.name, _models_for(policy, cluster, ref.kind, case.isvc.namespace)),
+        field=f"{lookup.path}.{lookup.name}",
+    )
+    return attrs.evolve(found, controller_log=policy.message(log, kind=ref.kind) if log else None)
+
+
+def _with_model(
+    case: Case,
+    ref: ModelRef,
+    model: Manifest | None,
+    request: RuntimeRefRequest | None,
+    chooser: Chooser,
+) -> Outcome:
+    """Selection for `case` with `model`, the model found for `ref` (None: none)."""
+    policy, cluster, isvc = case.policy, case.cluster, case.isvc
+    rules = selection_rules(policy)
+    # The fields a finding about the model, or the runtime, belongs at.
+    model_field = f"{rules.model_ref.path}.{rules.model_ref.name}"
+    runtime_field = policy.rules.runtime_ref.name
     if model is None:
         models = {r.kind for r in policy.rules.manifests.models}
         hint = found_elsewhere(ref.name, cluster, models) or did_you_mean(
             ref.name, _models_for(policy, cluster, ref.kind, isvc.namespace)
         )
         return case.finish(
-            "model_missing", message=policy.message("model_not_found", **case.values), hint=hint
+            "model_missing",
+            message=policy.message("model_not_found", **case.values),
+            hint=hint,
+            field=model_field,
         )
     case = attrs.evolve(case, model=model)
     facts = chooser.model_facts(model)
     if facts.disabled:
         return case.finish(
-            "model_disabled", message=policy.message("model_disabled", **case.values), cause=model
+            "model_disabled",
+            message=policy.message("model_disabled", **case.values),
+            cause=model,
+            field=model_field,
         )
     sharded = rules.sharded
     if (
@@ -480,7 +589,10 @@ def select(
         and facts.distribution == sharded.value
     ):
         return case.finish(
-            SelectionOutcome.MODEL_SHARDED, message=policy.message("model_sharded"), cause=model
+            SelectionOutcome.MODEL_SHARDED,
+            message=policy.message("model_sharded"),
+            cause=model,
+            field=model_field,
         )
     ctx = make_context(
         policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
@@ -490,17 +602,31 @@ def select(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}
     )
     if request is not None:
-        return _named(case, request, ctx, chooser)
+        if not facts.format_name and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID):
+            # Checked before the runtime is looked up, where the rules say so.
+            message = policy.message("model_format_required")
+            return case.finish(
+                SelectionOutcome.NAMED_MODEL_INVALID,
+                message=message,
+                cause=model,
+                field=model_field,
+            )
+        return _named(case, request, ctx, chooser, runtime_field)
     if not facts.format_name:
         return case.finish(
             SelectionOutcome.MODEL_FORMAT_MISSING,
             message=policy.message("model_format_required"),
             cause=model,
+            field=model_field,
         )
     picked = chooser.best(ctx, candidates)
     if picked is not None:
-        return case.finish(SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name)
-    return case.finish(SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates))
+        return case.finish(
+            SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name, field=model_field
+        )
+    return case.finish(
+        SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates), field=model_field
+    )
 
 
 def outcome_hint(policy: Policy, outcome: str) -> str | None:
@@ -528,18 +654,11 @@ def disabled_refusal(policy: Policy, view: RuntimeView) -> str | None:
 
 
 def _named(
-    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser
+    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser, field: str
 ) -> Outcome:
-    """The runtime the InferenceService names: used even when its checks fail."""
+    """The runtime the InferenceService names (at `field`): used even when its
+    checks fail."""
     policy, rules = case.policy, selection_rules(case.policy)
-    if (
-        ctx is not None
-        and not ctx.model.format_name
-        and _in_force(policy, SelectionOutcome.NAMED_MODEL_INVALID)
-    ):
-        # Checked before the runtime is looked up, where the rules say so.
-        message = policy.message("model_format_required")
-        return case.finish(SelectionOutcome.NAMED_MODEL_INVALID, message=message, cause=case.model)
     runtime = find_named_runtime(policy, case.cluster, case.isvc, request)
     if runtime is None:
         key = (
@@ -552,20 +671,29 @@ def _named(
             request.name, [r.name for r in case.cluster.runtimes_for(case.isvc.namespace)]
         )
         return case.finish(
-            SelectionOutcome.RUNTIME_MISSING, message=policy.message(key, **case.values), hint=hint
+            SelectionOutcome.RUNTIME_MISSING,
+            message=policy.message(key, **case.values),
+            hint=hint,
+            field=field,
         )
     try:
         view = chooser.named_view(case.cluster, runtime)
     except InheritanceError as exc:
-        return case.finish(SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime)
+        return case.finish(
+            SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime, field=field
+        )
     message = disabled_refusal(policy, view)
     if message is not None:
-        return case.finish(SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime)
+        return case.finish(
+            SelectionOutcome.RUNTIME_DISABLED, message=message, cause=runtime, field=field
+        )
     if ctx is None:
-        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True)
+        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, field=field)
     check = chooser.named_check(ctx, runtime, view)
     if check.compatible:
-        return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, named_check=check)
+        return case.finish(
+            SelectionOutcome.NAMED, used=runtime, named=True, named_check=check, field=field
+        )
     failed = next(c for c in rules.checks if c.id == check.failed_check)
     detail = policy.message(
         "unsupported_detail",
@@ -581,6 +709,7 @@ def _named(
         named_check=check,
         detail=detail,
         cause=runtime,
+        field=field,
     )
 
 

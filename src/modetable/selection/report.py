@@ -90,6 +90,11 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
         "named_check": candidate_json(named_check) if named_check else None,
         "cause": object_json(outcome.cause),
         "hint": outcome.hint,
+        "read_from": str(outcome.isvc.read_from),
+        "model": object_json(outcome.model),
+        "webhook_model": object_json(outcome.webhook_model),
+        "controller_log": outcome.controller_log,
+        "lookup": outcome.lookup,
     }
 
 

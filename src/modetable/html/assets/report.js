@@ -1,6 +1,6 @@
-// The audit page's enhancements: sorting, filtering, opening a row. The summary
-// and the rows read without this script; it asks for nothing over the network
-// and draws what a row opens to with text nodes only, never markup.
+// The audit page's enhancements: sorting, filtering, searching, opening a row.
+// The summary and the rows read without this script; it asks for nothing over
+// the network and draws what a row opens to with text nodes only, never markup.
 "use strict";
 (function () {
   var table = document.getElementById("items");
@@ -9,6 +9,8 @@
   var bodies = Array.prototype.slice.call(table.querySelectorAll(":scope > .item"));
   var shown = document.getElementById("shown");
   var filters = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
+  var search = document.getElementById("search");
+  var texts = null; // each row's searchable text, lower case, made at the first search
   var collator = new Intl.Collator(undefined, { numeric: true, sensitivity: "base" });
   var details = null; // the page's data for opened rows, read at the first opening
 
@@ -18,8 +20,41 @@
     return values !== null && (" " + values + " ").indexOf(" " + wanted + " ") !== -1;
   }
 
+  // --- searching: the row's cells and its details' texts, tables but candidates ---
+  function gather(value, kinds, into) {
+    if (typeof value === "string") {
+      into.push(value);
+    } else if (Array.isArray(value)) {
+      value.forEach(function (v) { gather(v, kinds, into); });
+    } else if (value !== null && typeof value === "object") {
+      if (value.kind !== undefined && kinds[value.kind] && kinds[value.kind].unsearched) return;
+      Object.keys(value).forEach(function (key) {
+        if (key !== "title" && key !== "kind") gather(value[key], kinds, into);
+      });
+    }
+  }
+
+  function searchText(body) {
+    if (details === null) details = JSON.parse(document.getElementById("details").textContent);
+    var found = [body.firstElementChild.textContent];
+    gather(details.items[Number(body.getAttribute("data-i"))], details.kinds, found);
+    return found.join("\n").toLowerCase();
+  }
+
+  function matches(body, wanted) {
+    if (wanted === "") return true;
+    if (texts === null) texts = new Map();
+    var known = texts.get(body);
+    if (known === undefined) {
+      known = searchText(body);
+      texts.set(body, known);
+    }
+    return known.indexOf(wanted) !== -1;
+  }
+
   function applyFilters() {
     var chosen = filters.filter(function (f) { return f.value !== ""; });
+    var wanted = search ? search.value.trim().toLowerCase() : "";
     var count = 0;
     for (var i = 0; i < bodies.length; i++) {
       var body = bodies[i];
@@ -27,6 +62,7 @@
       for (var j = 0; j < chosen.length && keep; j++) {
         keep = lists(body, chosen[j].getAttribute("data-filter"), chosen[j].value);
       }
+      keep = keep && matches(body, wanted);
       if (body.hidden === keep) body.hidden = !keep;
       if (keep) count++;
     }
@@ -67,6 +103,16 @@
     return node;
   }
 
+  // An id, whole but after each "/": its parts as text, a <wbr> after each slash.
+  function idNode(value) {
+    var node = el("code", "id");
+    value.split("/").forEach(function (part, index, parts) {
+      node.appendChild(document.createTextNode(index < parts.length - 1 ? part + "/" : part));
+      if (index < parts.length - 1) node.appendChild(document.createElement("wbr"));
+    });
+    return node;
+  }
+
   function drawTable(spec, kinds) {
     var kind = kinds[spec.kind];
     var node = el("table", "plain");
@@ -77,6 +123,7 @@
       head.appendChild(th);
     });
     var code = kind.code || [];
+    var ids = kind.ids || [];
     var body = node.createTBody();
     spec.rows.forEach(function (row) {
       var tr = body.insertRow();
@@ -84,6 +131,8 @@
         var td = tr.insertCell();
         if (column === kind.severity) {
           td.appendChild(el("span", "sev sev-" + value, value));
+        } else if (ids.indexOf(column) !== -1 && value !== "-") {
+          td.appendChild(idNode(value));
         } else if (code.indexOf(column) !== -1 && value !== "-") {
           td.appendChild(el("code", "", value));
         } else {
@@ -141,6 +190,12 @@
     f.disabled = false;
     f.addEventListener("change", applyFilters);
   });
+  if (search) {
+    search.disabled = false;
+    search.addEventListener("input", applyFilters);
+    // Enter in the box searches; it sends nothing anywhere.
+    search.form.addEventListener("submit", function (event) { event.preventDefault(); });
+  }
   Array.prototype.forEach.call(table.querySelectorAll("button.open"), function (b) {
     b.disabled = false;
   });
@@ -151,7 +206,9 @@
     if (window.getSelection && String(window.getSelection()) !== "") return; // selecting text
     toggle(row.parentNode);
   });
-  // Filters a browser keeps across a reload apply at once.
-  if (filters.some(function (f) { return f.value !== ""; })) applyFilters();
+  // Filters and a search a browser keeps across a reload apply at once.
+  if (filters.some(function (f) { return f.value !== ""; }) || (search && search.value !== "")) {
+    applyFilters();
+  }
   document.documentElement.setAttribute("data-ready", "true");
 })();

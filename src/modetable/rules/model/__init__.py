@@ -1,6 +1,6 @@
 """The shape of a rules file, as frozen attrs classes, a module per section of
 the file (`manifests`, `modes`, `sources`, `matching`, `admission`,
-`runtimes`, `selection`, `messages`, `docs`, `findings`; `names` for the
+`runtimes`, `selection`, `messages`, `docs`, `findings`, `suppression`; `names` for the
 types they share) and `RuleFile`, the whole file, here.
 
 These classes are the single description of the format: cattrs structures
@@ -19,7 +19,7 @@ from modetable.rules.kinds import Defines, Templates
 from modetable.rules.model.admission import STAGE_PARAMS, AdmissionRule
 from modetable.rules.model.docs import Docs
 from modetable.rules.model.findings import Findings
-from modetable.rules.model.manifests import Manifests
+from modetable.rules.model.manifests import Manifests, ModelAgent
 from modetable.rules.model.matching import Matching
 from modetable.rules.model.messages import Message
 from modetable.rules.model.modes import Component, Mode, ModeMove
@@ -27,6 +27,7 @@ from modetable.rules.model.names import VersionName, VersionRef
 from modetable.rules.model.runtimes import Inheritance, RunFailure, RuntimeAdmission, RuntimeRef
 from modetable.rules.model.selection import Selection
 from modetable.rules.model.sources import EXPLANATION_PARAMS, RunningMerge, Sources
+from modetable.rules.model.suppression import Suppression
 
 __all__ = ["RuleFile"]
 
@@ -61,4 +62,8 @@ class RuleFile:
     selection: Selection | None = None
     runtime_admission: RuntimeAdmission | None = None
     findings: Findings | None = None
+    # modetable's own annotation, an exception to the audit's findings that
+    # travels with the object.
+    suppression: Suppression | None = None
     docs: Docs | None = None
+    model_agent: ModelAgent | None = None

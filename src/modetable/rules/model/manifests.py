@@ -10,7 +10,7 @@ from modetable.rules.kinds import Defines, Templates
 from modetable.rules.model.names import SCOPE_WORDS
 from modetable.rules.words import Scope
 
-__all__ = ["KindRef", "Manifests"]
+__all__ = ["KindRef", "Manifests", "ModelAgent"]
 
 
 @attrs.frozen
@@ -29,3 +29,16 @@ class Manifests:
     # The API groups (`ome.io` of `ome.io/v1beta1`) whose objects are read; an
     # object of a kind above in another group is skipped. Empty: any group.
     api_groups: tuple[str, ...] = ()
+    # What a live dump's copy of an object brings to the manifest of the same
+    # object (`--live`): these paths (relative to the object) are the
+    # cluster's, the rest is the manifest's, which is what will be applied.
+    # A model's also takes `model_agent.fills`.
+    live_fields: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ModelAgent:
+    """OME's model agent: the fields of a BaseModel or ClusterBaseModel it
+    fills in once it has read the model's files, each only where unset."""
+
+    fills: tuple[str, ...]

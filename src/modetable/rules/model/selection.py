@@ -77,6 +77,17 @@ class ModelRefFields:
     default_kind: KindName
     explain_lookup: tuple[KindName, ...]
     optional_since: VersionRef | None = None
+    # The kinds OME's webhook tries, in order, for the model's name, whatever
+    # `kind` says (its admission and its runtime resolution); empty: by kind,
+    # as the controller looks it up.
+    webhook_lookup: tuple[KindName, ...] = ()
+    # What OME's manager logs when the controller does not find the model as
+    # its kind: the line, and the error logged with it (`resource`: the
+    # kind's resource, `explain.resources`).
+    controller_miss_log: Annotated[str, Ref("message", params=("kind",))] | None = None
+    controller_miss_error: Annotated[str, Ref("message", params=("resource", "model"))] | None = (
+        None
+    )
 
 
 @attrs.frozen

@@ -1,0 +1,20 @@
+"""The `suppression:` section: how an object carries an exception to the
+audit's findings with it (modetable's own annotation, as kube-linter's
+`ignore-check.kube-linter.io/<check>`)."""
+
+from __future__ import annotations
+
+import attrs
+
+__all__ = ["Suppression"]
+
+
+@attrs.frozen
+class Suppression:
+    """The annotation's key, and how its value reads: a line per exception,
+    finding ids (globs) separated by `ids_separator`, then `reason_separator`
+    and the reason, which is required."""
+
+    annotation: str
+    ids_separator: str
+    reason_separator: str
