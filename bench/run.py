@@ -20,7 +20,8 @@ Benchmarks (docs/performance.md has the figures, the machine and where the time 
   select     one `select` (with its JSON) against 1,000 runtimes, in-process on a
              loaded cluster: the reference (`selection.select`: every runtime
              assessed, what `modetable select` runs), then the first and the
-             following selects of a fleet selector kept for that cluster. Goal:
+             following selects through a fleet's evaluator kept for that
+             cluster (its Memoised strategy). Goal:
              every select after the first at most a tenth of the reference.
   audit      `modetable audit -o json` on 10,000 InferenceServices x 1,000 runtimes,
              one core (best of N), against the yardstick: PyYAML's C loader alone
@@ -243,11 +244,10 @@ def bench_cold(quick: bool) -> list[Row]:
 
 
 def bench_select(quick: bool, folder: Path) -> list[Row]:
-    from modetable.audit.fast import FleetSelector
     from modetable.inputs.manifests import build_cluster
     from modetable.inputs.sources import parse_objects, read_documents
     from modetable.rules import load_ruleset
-    from modetable.selection import outcome_json, select
+    from modetable.selection import Evaluator, Memoised, outcome_json, select
 
     _one_core()
     size = 300 if quick else 1_000
@@ -269,15 +269,15 @@ def bench_select(quick: bool, folder: Path) -> list[Row]:
             reference[index] = min(reference.get(index, elapsed), elapsed)
         gc.collect()
         started = time.perf_counter()
-        selector = FleetSelector(policy, cluster, candidates=True)
-        outcome_json(selector.select(auto[0]))
+        evaluator = Evaluator(policy, cluster, Memoised(policy, cluster), candidates=True)
+        outcome_json(select(policy, cluster, auto[0], evaluator))
         first = min(first, time.perf_counter() - started)
         for index, isvc in enumerate(auto[1:], start=1):
             started = time.perf_counter()
-            outcome_json(selector.select(isvc))
+            outcome_json(select(policy, cluster, isvc, evaluator))
             elapsed = time.perf_counter() - started
             after[index] = min(after.get(index, elapsed), elapsed)
-        del selector
+        del evaluator
     base = statistics.median(reference.values())
     later = statistics.median(after.values())
     label = f"{len(cluster.runtimes):,} runtimes"

@@ -295,6 +295,30 @@ wrong_types(
     0,
     "yes",
 )
+for value, shown in (*WRONG[:3], ("mode/*", "str"), (True, "bool"), (None, "NoneType")):
+    case(
+        f"audit_cluster:ignore={shown}",
+        lambda api, value=value: modetable.audit_cluster(api.policy, api.cluster, ignore=value),
+        TypeError,
+        f"ignore must be a sequence of str (finding id globs), got {shown}",
+    )
+case(
+    "audit_cluster:ignore=[13]",
+    lambda api: modetable.audit_cluster(api.policy, api.cluster, ignore=["mode/*", 13]),
+    TypeError,
+    "ignore[1] must be a str, got int",
+)
+case(
+    "audit_cluster:ignore=['']",
+    lambda api: modetable.audit_cluster(api.policy, api.cluster, ignore=[" "]),
+    modetable.ModetableError,
+    "ignore[0] is empty",
+    "bad-input",
+)
+bad_paths(
+    "audit_cluster:baseline",
+    lambda api, v: modetable.audit_cluster(api.policy, api.cluster, baseline=v),
+)
 wrong_types("AuditResult.fails:severity", lambda api, v: api.audit.fails(v), "a str or None")
 for value in ("", "fatal", "Error"):
     case(

@@ -65,10 +65,10 @@ def read_once(monkeypatch, rules, policy, cluster):
     reference = selection.select
     made: dict = {}
 
-    def select_once(policy, cluster, isvc, chooser=None):
-        key = (policy.release, policy.file, id(cluster), id(isvc), chooser)
+    def select_once(policy, cluster, isvc, evaluator=None):
+        key = (policy.release, policy.file, id(cluster), id(isvc), evaluator)
         if key not in made:
-            made[key] = reference(policy, cluster, isvc, chooser)
+            made[key] = reference(policy, cluster, isvc, evaluator)
         return made[key]
 
     monkeypatch.setattr(selection, "select", select_once)

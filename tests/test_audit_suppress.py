@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import run_cli, write
+from conftest import rules_copy, run_cli, write
 from test_audit import fleet_documents, write_fleet
 
 from modetable.inputs.config import find_config
@@ -643,3 +643,52 @@ def test_a_partial_audit_says_only_its_own_unused_annotations(fleet, tmp_path):
         "config",
         "annotation",
     ]
+
+
+@pytest.mark.parametrize(
+    ("separator", "key", "error"),
+    [
+        (":", "reason_separator", "the annotation's two separators differ"),
+        ("", "ids_separator", "a separator of the annotation's value is one character or more"),
+    ],
+)
+def test_the_rules_suppression_section_is_checked(tmp_path, separator, key, error):
+    copy = rules_copy(
+        tmp_path / "modes.yaml", ('  ids_separator: ","', f'  ids_separator: "{separator}"')
+    )
+    line = next(
+        number
+        for number, text in enumerate(copy.read_text().splitlines(), 1)
+        if text.startswith(f"  {key}:")
+    )
+    run = run_cli("rules", "check", str(copy))
+    assert (run.code, run.out) == (
+        1,
+        f"{copy}:{line}:3: error: incomplete-rule: {error}\n"
+        f"{copy}: 1 error, 0 warnings; 0 of 0 example runs passed\n",
+    )
+
+
+def test_the_api_accepts_findings_as_the_command_does(fleet, tmp_path):
+    import warnings
+
+    import modetable
+
+    write(tmp_path, "base.json", json.dumps({"modetable_baseline": 1, "findings": [GONE]}))
+    policy = modetable.load_rules().at("v1.3")
+    cluster = modetable.Cluster.from_paths("fleet", rules=policy)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        audit = modetable.audit_cluster(
+            policy, cluster, ignore=["mode/*", "x*"], baseline=Path("base.json")
+        )
+    command = run_cli(
+        "audit", "fleet", "--ignore", "mode/*", "--ignore", "x*", "--baseline", "base.json",
+        "-o", "json", "--no-config",
+    )  # fmt: skip
+    assert audit.to_json() == command.json()
+    assert [str(w.message) for w in said] == ["--ignore x*: suppresses no finding"]
+    assert audit.summary["suppressed"] == {"error": 0, "warning": 2, "info": 0}
+    assert audit.fails("warning") and not audit.fails(None)
+    with pytest.raises(TypeError, match="ignore must be a sequence of str"):
+        modetable.audit_cluster(policy, cluster, ignore="mode/*")

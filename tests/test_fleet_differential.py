@@ -22,7 +22,7 @@ from conftest import cluster_of, isvc_doc, mode_annotation
 from corpus import LOOK_ALIKE_WORLD
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_audit_fast import assert_fast_agrees
+from test_fleet_evaluator import assert_memo_agrees
 
 # Mode values as written: each mode, misspellings, a legacy one (a value that
 # is not a string is refused when the manifests are read: tests/test_hostile*).
@@ -116,4 +116,4 @@ def look_alikes(draw: st.DrawFn) -> list[dict]:
 def test_look_alikes_get_the_reference_answers(ruleset, isvcs):
     for version in ruleset.versions:
         policy = ruleset.at(version)
-        assert_fast_agrees(policy, cluster_of(policy, *LOOK_ALIKE_WORLD, *isvcs))
+        assert_memo_agrees(policy, cluster_of(policy, *LOOK_ALIKE_WORLD, *isvcs))

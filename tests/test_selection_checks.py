@@ -106,7 +106,7 @@ def test_the_score_check_says_score_0_when_no_other_entry_selects(v13):
     """The only entry sets autoSelect false: the auto-select check fails first, and
     the score check (run for a full trace) must not claim another entry is true."""
     from modetable.inputs.formats import model_facts
-    from modetable.selection.checks import assess, make_context
+    from modetable.selection import assess, make_context
     from modetable.selection.rules import selection_rules
 
     isvc = isvc_doc(model={"name": "m"}, engine={})

@@ -15,8 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from modetable.inputs.formats import model_facts
-from modetable.selection import select
-from modetable.selection.checks import assess, make_context
+from modetable.selection import assess, make_context, select
 
 KEY = "ome.io/deploymentMode"
 # Valid modes of either version, a misspelling, and a case variant.

@@ -9,11 +9,12 @@ same ones.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from modetable.api import results
-from modetable.api.arguments import flag, name, wrong_type
+from modetable.api.arguments import flag, name, path, typed, wrong_type
 from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
 from modetable.api.rules import Policy, engine_policy
 from modetable.errors import ErrorCode, Location, ModetableError
@@ -72,7 +73,13 @@ def match(
 
 
 def audit_cluster(
-    policy: Policy, cluster: Cluster, *, namespace: str | None = None, candidates: bool = False
+    policy: Policy,
+    cluster: Cluster,
+    *,
+    namespace: str | None = None,
+    candidates: bool = False,
+    ignore: Sequence[str] = (),
+    baseline: str | os.PathLike[str] | None = None,
 ) -> results.AuditResult:
     """Every InferenceService of the cluster (only `namespace`'s, when given),
     sorted by namespace then name: its outcome, problems, deprecations and
@@ -80,8 +87,19 @@ def audit_cluster(
     those about its objects and the cluster-scoped objects its InferenceServices
     use (docs/commands.md); a namespace no object is in is a `ModetableError`,
     one with no InferenceService a `ModetableWarning`. `candidates` lists every
-    candidate runtime in each item (slow on a large fleet). `to_json()` is
-    `modetable audit -o json` (`-n NAMESPACE`, `--candidates`)."""
+    candidate runtime in each item (slow on a large fleet). `ignore` suppresses
+    the findings whose id matches one of its globs, `baseline` names a baseline
+    file whose findings are known; an exception that suppresses nothing is a
+    `ModetableWarning`. `to_json()` is `modetable audit -o json` (`-n
+    NAMESPACE`, `--candidates`, `--ignore ID`, `--baseline FILE`)."""
+    from modetable.inputs.baseline import read_baseline
+
+    if isinstance(ignore, str | bytes) or not isinstance(ignore, Sequence):
+        raise wrong_type("ignore", "a sequence of str (finding id globs)", ignore)
+    globs = [typed(f"ignore[{i}]", each, str, "a str") for i, each in enumerate(ignore)]
+    for i, glob in enumerate(globs):
+        if not glob.strip():
+            raise ModetableError(f"ignore[{i}] is empty")
     found = engine_policy(policy)
     objects = engine_cluster(cluster, found)
     return results.audit_result(
@@ -90,6 +108,8 @@ def audit_cluster(
         rejected_objects(cluster),
         namespace=name("namespace", namespace),
         candidates=flag("candidates", candidates),
+        ignore=globs,
+        baseline=read_baseline(path("baseline", baseline)) if baseline is not None else None,
     )
 
 

@@ -700,18 +700,30 @@ def audit_result(
     *,
     namespace: str | None = None,
     candidates: bool = False,
+    ignore: Sequence[str] = (),
+    baseline: Baseline | None = None,
 ) -> AuditResult:
+    import warnings
+
+    from modetable.audit.triage import BY_OPTION, Ignore
+    from modetable.errors import ModetableWarning
     from modetable.reports.finding import SEVERITIES
 
-    run = AuditRun(policy, cluster, rejected, namespace=namespace, candidates=candidates)
+    run = AuditRun(
+        policy,
+        cluster,
+        rejected,
+        namespace=namespace,
+        candidates=candidates,
+        ignores=[Ignore(glob, BY_OPTION) for glob in ignore],
+        baseline=baseline,
+    )
     if run.note is not None:
-        import warnings
-
-        from modetable.errors import ModetableWarning
-
         # stacklevel 3: the caller of audit_cluster.
         warnings.warn(run.note, ModetableWarning, stacklevel=3)
     items = tuple(run.item(audited) for audited in run.audited())
+    for unused in run.unused_suppressions():
+        warnings.warn(f"{unused}: suppresses no finding", ModetableWarning, stacklevel=3)
     failing = frozenset(s for s in SEVERITIES if run.summary.fails(s))
     return AuditResult(items=items, trailer=run.trailer(), failing=failing)
 

@@ -1,6 +1,7 @@
-"""Every InferenceService of a cluster, audited: the outcome OME reaches (from
-the fleet's fast selection), what is wrong with it, and the deprecated modes its
-components run in, with what moving them to the replacement changes."""
+"""Every InferenceService of a cluster, audited: the outcome OME reaches (`select`
+through the fleet's memoising, pruning strategy), what is wrong with it, and the
+deprecated modes its components run in, with what moving them to the
+replacement changes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any
 
 import attrs
 
-from modetable.audit.fast import FleetSelector
 from modetable.audit.findings import (
     Grading,
     counts,
@@ -25,7 +25,7 @@ from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, worst
 from modetable.rules.model.modes import ModeMove
 from modetable.rules.policy import Policy
-from modetable.selection import Outcome
+from modetable.selection import Evaluator, Memoised, Outcome, select
 
 __all__ = [
     "DENIED",
@@ -207,11 +207,11 @@ def audit_fleet(
 ) -> Iterator[Audited]:
     """Every InferenceService of `cluster` (or those of `isvcs`), in order, one at
     a time (a fleet's outcomes need not all be held at once)."""
-    selector = FleetSelector(policy, cluster, candidates=candidates)
+    evaluator = Evaluator(policy, cluster, Memoised(policy, cluster), candidates=candidates)
     scanner = MoveScanner(policy)
     graded = grading(policy)
     for isvc in isvcs if isvcs is not None else cluster.isvcs:
-        yield audit_one(policy, selector.select(isvc), scanner, graded)
+        yield audit_one(policy, select(policy, cluster, isvc, evaluator), scanner, graded)
         if advance is not None:
             advance()
 

@@ -4,80 +4,56 @@ ranking, and the outcome with its messages, events and conditions.
 The package's surface (others build on these names only; the modules inside
 are its own business, and tests/test_public_surface.py holds the audit to it):
 
-For one InferenceService:
-
-- `select(policy, cluster, isvc) -> Outcome`: the reference selection.
+- `select(policy, cluster, isvc) -> Outcome`: the runtime OME uses for one
+  InferenceService, or why none; every step run (`Evaluator` with its
+  `Direct` strategy). `select(..., evaluator)` runs the same steps through
+  another strategy: a fleet passes `Evaluator(policy, cluster, Memoised(policy,
+  cluster), candidates=...)`, which keeps each step's result per what it reads
+  and prunes runtimes by indexes (`selection.memo`).
 - `outcome_json(outcome) -> dict`, `candidate_json`: `modetable select`'s JSON.
 - `make_context` / `assess`: the checks on one runtime, for callers that
-  assess many runtimes against one InferenceService (`Context`, `Candidate`,
+  assess a runtime against one InferenceService (`Context`, `Candidate`,
   `CheckResult`, `CheckState`).
-
-For a fleet (the audit's fast path, which prunes and memoises but must give
-`select`'s answers):
-
-- the steps: `STEPS` (each step's function, keyed by `rules.words.SelectionStep`),
-  `skip_note` (why a check does not run), `runtime_view` / `RuntimeView` (a
-  runtime as the checks read it), `ranking_facts` and `rank_key` (what ranks
-  a runtime that qualifies), `order` (candidates in rank order);
-- the model: `model_facts` / `ModelFacts`, `Entry`, `Comparisons` (how entries
-  and models are compared, which a fleet memoises);
-- the outcome: `no_runtime_message`, `selection_rules` (the policy's
-  `selection:` section), `read_field` (a typed, located manifest field).
+- `model_facts` / `ModelFacts`, `Entry`: a model as the checks read it;
+  `selection_rules` (the policy's `selection:` section), `read_field` (a
+  typed, located manifest field).
 """
 
 from modetable.inputs.fields import read as read_field
 from modetable.inputs.formats import Entry, ModelFacts, model_facts
 from modetable.selection.checks import (
-    STEPS,
     Candidate,
     CheckResult,
     CheckState,
     Context,
-    RuntimeView,
-    assess,
     make_context,
-    order,
-    ranking_facts,
-    runtime_view,
-    skip_note,
 )
-from modetable.selection.compare import Comparisons
-from modetable.selection.outcome import (
-    Event,
-    Outcome,
-    StatusCondition,
-    no_runtime_message,
-    select,
-)
+from modetable.selection.evaluate import Evaluator, assess
+from modetable.selection.memo import Memoised
+from modetable.selection.outcome import Event, Outcome, StatusCondition, select
 from modetable.selection.report import candidate_json, outcome_json
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import rank_key
 
 __all__ = [
-    "STEPS",
     "Candidate",
     "CheckResult",
     "CheckState",
-    "Comparisons",
     "Context",
     "Entry",
+    "Evaluator",
     "Event",
+    "Memoised",
     "ModelFacts",
     "Outcome",
-    "RuntimeView",
     "StatusCondition",
     "assess",
     "candidate_json",
     "make_context",
     "model_facts",
-    "no_runtime_message",
-    "order",
     "outcome_json",
     "rank_key",
-    "ranking_facts",
     "read_field",
-    "runtime_view",
     "select",
     "selection_rules",
-    "skip_note",
 ]

@@ -1,15 +1,16 @@
 """The checks OME runs on each runtime, one function per step, in the order and
 with the version gates of `selection.checks`.
 
-`assess(context, runtime)` runs them on one runtime; everything it needs about
-the InferenceService and the model is computed once, in the `Context`, so a
-caller that assesses many runtimes (or skips some with an index) pays for it once.
+Each step is declared in `STEPS` with what it reads (the parts of its memo key)
+and the index that can decide it up front; `selection.evaluate` runs them, for
+one InferenceService or a fleet. Everything a step needs about the
+InferenceService and the model is computed once, in the `Context`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any
 
 import attrs
@@ -34,14 +35,18 @@ from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
 
 __all__ = [
+    "RANKING_READS",
+    "RUNTIME_SIDE",
     "STEPS",
     "Candidate",
     "CheckResult",
     "CheckState",
     "Context",
+    "Prefilter",
+    "Read",
     "RuntimeView",
+    "Step",
     "StepFunction",
-    "assess",
     "make_context",
     "order",
     "ranking_facts",
@@ -218,12 +223,9 @@ def _shown(value: Any) -> str:
 def _check_disabled(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     path = selection_rules(ctx.policy).runtime.disabled
     disabled = read(view.holder, path, bool, view.runtime.location)
-    return _result(
-        check,
-        disabled is True,
-        _reason(ctx, check),
-        inputs=((path, _shown(disabled)),),
-    )
+    failed = disabled is True
+    reason = _reason(ctx, check) if failed else None  # a reason only where it fails
+    return _result(check, failed, reason, inputs=((path, _shown(disabled)),))
 
 
 def _check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
@@ -239,7 +241,7 @@ def _check_accelerator_class(ctx: Context, view: RuntimeView, check: SelectionCh
             )
     missing = [name for _path, name in ctx.classes if name not in listed]
     inputs = (*((p, repr(name)) for p, name in ctx.classes), (path, _shown(listed or None)))
-    return _result(check, bool(missing), _reason(ctx, check), inputs=inputs)
+    return _result(check, bool(missing), _reason(ctx, check) if missing else None, inputs=inputs)
 
 
 def _check_deployment_mode(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
@@ -254,12 +256,14 @@ def _check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) 
     entries_path = selection_rules(ctx.policy).runtime.entries
     compare = ctx.compare
     inputs = [("model", compare.label(ctx.model))]
+    parts = []  # each entry's differences as the reason lists them
     matched = False  # an entry with no difference (compare.first_match)
     for entry in view.entries:
-        alike, shown, _reason_part = compare.entry_texts(entry, ctx.model)
+        alike, shown, part = compare.entry_texts(entry, ctx.model)
         matched = matched or alike
         inputs.append((f"{entries_path}[{entry.index}]", shown))
-    reason = None if matched else compare.format_reason(view.entries, ctx.model)
+        parts.append(part)
+    reason = None if matched else compare.format_reason(view.entries, ctx.model, parts)
     return _result(check, not matched, reason, inputs=tuple(inputs))
 
 
@@ -285,19 +289,23 @@ def _check_model_size(ctx: Context, view: RuntimeView, check: SelectionCheck) ->
         return _result(check, False, None, inputs=inputs)
     size = parse_size(ctx.model.size, rules.sizes)
     low, high = found.bounds(rules.sizes, ctx.policy.version)
-    reason = _reason(ctx, check, size=ctx.model.size, range=shown)
-    return _result(check, not within(size, low, high), reason, inputs=inputs)
+    failed = not within(size, low, high)
+    reason = _reason(ctx, check, size=ctx.model.size, range=shown) if failed else None
+    return _result(check, failed, reason, inputs=inputs)
 
 
 def _check_auto_select(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     rules = selection_rules(ctx.policy)
     chosen = [e.index for e in view.entries if e.auto_select is True]
     inputs = ((f"{rules.runtime.entries}[].{rules.entry.auto_select}=true", _shown(chosen)),)
-    return _result(check, not chosen, _reason(ctx, check), inputs=inputs)
+    return _result(check, not chosen, None if chosen else _reason(ctx, check), inputs=inputs)
 
 
 def _check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> CheckResult:
     value = ctx.compare.score(view.entries, ctx.model)
+    inputs = (("score", str(value)),)
+    if value > 0:
+        return _result(check, False, None, inputs=inputs)
     matched = ctx.compare.first_match(view.entries, ctx.model)
     # The "a different entry has autoSelect=true" text only when one does.
     another_selects = any(e.auto_select is True for e in view.entries if e is not matched)
@@ -305,18 +313,67 @@ def _check_score(ctx: Context, view: RuntimeView, check: SelectionCheck) -> Chec
         reason = ctx.policy.message("matching_entry_not_auto_select", format=ctx.model.format_name)
     else:
         reason = _reason(ctx, check)
-    return _result(check, value <= 0, reason, inputs=(("score", str(value)),))
+    return _result(check, True, reason, inputs=inputs)
 
 
-STEPS: dict[SelectionStep, StepFunction] = {
-    SelectionStep.DISABLED: _check_disabled,
-    SelectionStep.ACCELERATOR_CLASS: _check_accelerator_class,
-    SelectionStep.DEPLOYMENT_MODE: _check_deployment_mode,
-    SelectionStep.MODEL_FORMAT: _check_model_format,
-    SelectionStep.MODEL_SIZE: _check_model_size,
-    SelectionStep.AUTO_SELECT: _check_auto_select,
-    SelectionStep.SCORE: _check_score,
+class Read(Enum):
+    """What a step reads, the parts its memo key is made of: of the
+    InferenceService's side (the `Context`), and of the runtime's (its view)."""
+
+    MODEL = "model"  # the model's format facts (format, framework, architecture...)
+    SIZE = "size"  # the model's parameter size
+    CLASSES = "classes"  # the accelerator classes the InferenceService names
+    MODES = "modes"  # the modes it requests per compared component, with their sources
+    RUNTIME = "runtime"  # the runtime as read (the view: its own spec, or merged when named)
+    ENTRIES = "entries"  # the values of its supportedModelFormats entries, not whose they are
+
+
+# The parts that are the runtime's: a step reading only these decides the same
+# for every InferenceService.
+RUNTIME_SIDE = frozenset({Read.RUNTIME, Read.ENTRIES})
+
+
+class Prefilter(Enum):
+    """An index that decides a step for a set of runtimes at once (`engine.index`)."""
+
+    MODES = "modes"  # the runtimes the requested modes let pass: exact
+    CLASSES = "classes"  # the runtimes listing every class asked for: exact
+    FORMAT_NAMES = "format_names"  # the runtimes with an entry of the model's names: may pass
+
+    @property
+    def exact(self) -> bool:
+        """Whether every runtime of the index's set passes (else it narrows only)."""
+        return self is not Prefilter.FORMAT_NAMES
+
+
+@attrs.frozen
+class Step:
+    """One step: how it runs, what decides it (its memo key), and the index that
+    can decide it up front for many runtimes, if any."""
+
+    run: StepFunction
+    reads: tuple[Read, ...]
+    index: Prefilter | None = None
+
+
+STEPS: dict[SelectionStep, Step] = {
+    SelectionStep.DISABLED: Step(_check_disabled, (Read.RUNTIME,)),
+    SelectionStep.ACCELERATOR_CLASS: Step(
+        _check_accelerator_class, (Read.CLASSES, Read.RUNTIME), Prefilter.CLASSES
+    ),
+    SelectionStep.DEPLOYMENT_MODE: Step(
+        _check_deployment_mode, (Read.MODES, Read.RUNTIME), Prefilter.MODES
+    ),
+    SelectionStep.MODEL_FORMAT: Step(
+        _check_model_format, (Read.MODEL, Read.ENTRIES), Prefilter.FORMAT_NAMES
+    ),
+    SelectionStep.MODEL_SIZE: Step(_check_model_size, (Read.SIZE, Read.RUNTIME)),
+    SelectionStep.AUTO_SELECT: Step(_check_auto_select, (Read.ENTRIES,)),
+    SelectionStep.SCORE: Step(_check_score, (Read.MODEL, Read.ENTRIES)),
 }
+
+# What the ranking of a runtime that qualifies reads (`ranking_facts`).
+RANKING_READS = (Read.MODEL, Read.SIZE, Read.RUNTIME)
 
 
 def skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
@@ -330,65 +387,6 @@ def skip_note(ctx: Context, check: SelectionCheck, named: bool) -> str | None:
     if check.auto_only and named:
         return words["auto_only"]
     return None
-
-
-def assess(
-    ctx: Context,
-    runtime: Manifest,
-    *,
-    named: bool = False,
-    full: bool = False,
-    view: RuntimeView | None = None,
-    step: Callable[[SelectionCheck], CheckResult] | None = None,
-    ranking: Callable[[], dict[str, Any]] | None = None,
-) -> Candidate:
-    """The checks in order on one runtime; the first failure is its reason.
-
-    With `full`, the checks after the first failure run too (for a trace);
-    otherwise they are recorded as not reached. `step` and `ranking` replace how
-    one check is run and how a qualifying runtime's ranking facts are found (a
-    fleet audit memoises them); by default they are computed here.
-    """
-    view = view or runtime_view(ctx.policy, ctx.cluster, runtime, named)
-    checked = view
-    if step is None:
-
-        def step(check: SelectionCheck) -> CheckResult:
-            return STEPS[check.check](ctx, checked, check)
-
-    rules = selection_rules(ctx.policy)
-    results: list[CheckResult] = []
-    failure: CheckResult | None = None
-    failed_rule: SelectionCheck | None = None
-    for check in rules.checks:
-        note = skip_note(ctx, check, named)
-        if note is None and failure is not None and not full:
-            note = rules.explain.words["not_reached"]
-        if note is not None:
-            results.append(
-                CheckResult(
-                    check=check.id, step=check.check, state=CheckState.SKIPPED, skip_note=note
-                )
-            )
-            continue
-        result = step(check)
-        results.append(result)
-        if result.failed and failure is None:
-            failure, failed_rule = result, check
-    extras: dict[str, Any] = {}
-    if failure is None:
-        extras = ranking() if ranking is not None else ranking_facts(ctx, view)
-    return Candidate(
-        runtime=runtime,
-        scope_label=ctx.policy.rules.manifests.scope_labels[runtime.scope],
-        named=named,
-        compatible=failure is None,
-        reason=failure.reason if failure else None,
-        failed_check=failure.check if failure else None,
-        listed=failed_rule.listed if failed_rule else False,
-        checks=tuple(results),
-        **extras,
-    )
 
 
 def ranking_facts(ctx: Context, view: RuntimeView) -> dict[str, Any]:

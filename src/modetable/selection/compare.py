@@ -3,7 +3,7 @@ and the ranking read.
 
 `Comparisons` compares on every call (the reference). A fleet audit passes a
 subclass that compares each distinct (entry, model) pair of values once
-(audit/model_checks.py); everything built on the primitives is shared.
+(`selection.memo.MemoComparisons`); everything built on the primitives is shared.
 """
 
 from __future__ import annotations

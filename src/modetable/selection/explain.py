@@ -16,14 +16,8 @@ from modetable.inputs.formats import model_facts
 from modetable.inputs.manifests import Cluster, Manifest, object_json
 from modetable.rules.policy import Policy
 from modetable.rules.words import SelectionOutcome, SelectionStep
-from modetable.selection.checks import (
-    Candidate,
-    Context,
-    assess,
-    make_context,
-    order,
-    runtime_view,
-)
+from modetable.selection.checks import Candidate, Context, make_context, runtime_view
+from modetable.selection.evaluate import Evaluator, assess
 from modetable.selection.outcome import (
     did_you_mean,
     find_model,
@@ -119,7 +113,7 @@ def _explain(
 ) -> Explanation:
     facts = model_facts(selection_rules(policy), model)
     ctx = make_context(policy, cluster, facts, isvc, namespace)
-    candidates = order(policy, [assess(ctx, r) for r in cluster.runtimes_for(namespace)])
+    candidates = Evaluator(policy, cluster).candidates(ctx)
     return Explanation(
         namespace=namespace,
         model=model,

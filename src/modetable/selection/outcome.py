@@ -9,11 +9,11 @@ which texts an outcome shows is `selection.outcomes`.
 from __future__ import annotations
 
 import functools
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 
-from modetable.admission import Admission, Shown, admit
+from modetable.admission import Admission, Shown
 from modetable.engine.modes import Resolution
 from modetable.engine.running import effective
 from modetable.engine.runtimes import (
@@ -24,7 +24,6 @@ from modetable.engine.runtimes import (
 )
 from modetable.errors import Location
 from modetable.inputs.fields import is_set, read
-from modetable.inputs.formats import ModelFacts, model_facts
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing.paths import lookup, render, split
 from modetable.rules.policy import Policy
@@ -36,25 +35,19 @@ from modetable.rules.words import (
     Scope,
     SelectionOutcome,
 )
-from modetable.selection import scoring
 from modetable.selection.checks import (
     Candidate,
     Context,
     RuntimeView,
-    assess,
     make_context,
-    order,
-    runtime_view,
 )
-from modetable.selection.compare import Comparisons
+from modetable.selection.evaluate import Evaluator
 from modetable.selection.rules import selection_rules
 from modetable.versions import in_force
 
 __all__ = [
     "Case",
-    "Chooser",
     "Event",
-    "Exhaustive",
     "ModelRef",
     "NamelessModelRef",
     "Outcome",
@@ -64,7 +57,6 @@ __all__ = [
     "find_model",
     "found_elsewhere",
     "lookup_note",
-    "no_runtime_message",
     "outcome_hint",
     "recorded_conditions",
     "select",
@@ -262,7 +254,7 @@ class Case:
     values: dict[str, Any]
     candidates: tuple[Candidate, ...] = ()
     model: Manifest | None = None
-    chooser: Chooser | None = None  # None: the reference's
+    evaluator: Evaluator | None = None  # None: the reference's
     recorded: frozenset[str] = frozenset()  # the conditions it already records
 
     def finish(
@@ -282,11 +274,11 @@ class Case:
         shown, events, conditions, _ = self._shows(results, fill, message)
         if message is None and used is None:
             message = next((s.text for s in shown if s.emit == Emit.DENIAL), None)
-        chooser = self.chooser if self.chooser is not None else Exhaustive(policy)
+        evaluator = self.evaluator or Evaluator(policy, self.cluster)
         # The webhook weighs selection's outcome only where it resolves the
         # runtime and model (validateRuntimeAndModelResolution's lookup).
         weighed = results[-1] if self.when[EffectWhen.WEBHOOK_RESOLVES] else None
-        admission = chooser.admission(self.isvc, self.cluster, tuple(shown), weighed)
+        admission = evaluator.admission(self.isvc, self.cluster, tuple(shown), weighed)
         if message is None and used is None and admission.denials:
             message = admission.denials[0].reason
         running = effective(policy, self.cluster, self.isvc, used, named)
@@ -370,85 +362,13 @@ class Case:
         return shown, events, conditions, said
 
 
-class Chooser(Protocol):
-    """How auto-selection finds its runtime. `Exhaustive` assesses every
-    candidate (the reference); a fleet audit plugs in one that prunes and
-    memoises, and is held to the same outcomes."""
-
-    def model_facts(self, model: Manifest) -> ModelFacts: ...
-
-    def comparisons(self) -> Comparisons:
-        """How entries are compared with the model."""
-        ...
-
-    def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
-        """Every runtime of the namespace and cluster, assessed, in explain's order
-        (may be empty when the caller does not want them)."""
-        ...
-
-    def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
-        """The runtime auto-selection picks, or None."""
-        ...
-
-    def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
-        """The no-runtime message."""
-        ...
-
-    def named_view(self, cluster: Cluster, runtime: Manifest) -> RuntimeView:
-        """A named runtime as the checks read it (raises InheritanceError)."""
-        ...
-
-    def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
-        """The named runtime's own check (`assess` with `named`)."""
-        ...
-
-    def admission(
-        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str | None
-    ) -> Admission:
-        """The admission verdict, given what selection shows (`admission.admit`)."""
-        ...
-
-
-@attrs.frozen(eq=False)
-class Exhaustive:
-    """The reference chooser: every candidate assessed, the first that qualifies picked."""
-
-    policy: Policy
-
-    def model_facts(self, model: Manifest) -> ModelFacts:
-        return model_facts(selection_rules(self.policy), model)
-
-    def comparisons(self) -> Comparisons:
-        return Comparisons(self.policy)
-
-    def candidates(self, ctx: Context) -> tuple[Candidate, ...]:
-        runtimes = ctx.cluster.runtimes_for(ctx.namespace)
-        return order(self.policy, [assess(ctx, runtime) for runtime in runtimes])
-
-    def best(self, ctx: Context, candidates: tuple[Candidate, ...]) -> Candidate | None:
-        return next((c for c in candidates if c.compatible), None)
-
-    def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
-        return no_runtime_message(ctx, candidates)
-
-    def named_view(self, cluster: Cluster, runtime: Manifest) -> RuntimeView:
-        return runtime_view(self.policy, cluster, runtime, named=True)
-
-    def named_check(self, ctx: Context, runtime: Manifest, view: RuntimeView) -> Candidate:
-        return assess(ctx, runtime, named=True, view=view)
-
-    def admission(
-        self, isvc: Manifest, cluster: Cluster, selection: tuple[Shown, ...], result: str | None
-    ) -> Admission:
-        return admit(self.policy, isvc, cluster, selection=selection, result=result)
-
-
 def select(
-    policy: Policy, cluster: Cluster, isvc: Manifest, chooser: Chooser | None = None
+    policy: Policy, cluster: Cluster, isvc: Manifest, evaluator: Evaluator | None = None
 ) -> Outcome:
     """The runtime OME uses for `isvc` among `cluster`'s runtimes and models, and
-    everything that shows it. Without `chooser`, every candidate is assessed."""
-    chooser = chooser if chooser is not None else Exhaustive(policy)
+    everything that shows it. Without `evaluator`, every step is run and every
+    candidate assessed (a fleet passes one that keeps and prunes)."""
+    evaluator = evaluator if evaluator is not None else Evaluator(policy, cluster)
     rules = selection_rules(policy)
     request = runtime_request(policy, isvc)
     ref = _model_reference(policy, isvc)
@@ -456,7 +376,7 @@ def select(
         policy=policy,
         cluster=cluster,
         isvc=isvc,
-        chooser=chooser,
+        evaluator=evaluator,
         when=when_conditions(policy, isvc, request, isinstance(ref, ModelRef)),
         recorded=recorded_conditions(policy, isvc),
         values={
@@ -480,20 +400,20 @@ def select(
             )
         # Since v1.3 a runtime-only InferenceService skips all model work.
         # (A finding about the runtime belongs at the field that names it.)
-        return _named(case, request, None, chooser, policy.rules.runtime_ref.name)
+        return _named(case, request, None, evaluator, policy.rules.runtime_ref.name)
     namespace = isvc.namespace or ""
     model = find_model(policy, cluster, ref.kind, ref.name, namespace)
     hooked = webhook_model(policy, cluster, ref.name, namespace)
     if hooked is None or hooked is model:
-        return _with_model(case, ref, model, request, chooser)
+        return _with_model(case, ref, model, request, evaluator)
     # The webhook and the controller find different objects: the webhook
     # admits (and resolves the runtime) with its own, the controller runs with
     # the kind's, or stops when it has none.
-    at_webhook = _with_model(case, ref, hooked, request, chooser)
+    at_webhook = _with_model(case, ref, hooked, request, evaluator)
     if model is None:
         at_controller = _controller_miss(case, ref)
     else:
-        at_controller = _with_model(case, ref, model, request, chooser)
+        at_controller = _with_model(case, ref, model, request, evaluator)
     return attrs.evolve(
         at_controller,
         admission=at_webhook.admission,
@@ -554,7 +474,7 @@ def _with_model(
     ref: ModelRef,
     model: Manifest | None,
     request: RuntimeRefRequest | None,
-    chooser: Chooser,
+    evaluator: Evaluator,
 ) -> Outcome:
     """Selection for `case` with `model`, the model found for `ref` (None: none)."""
     policy, cluster, isvc = case.policy, case.cluster, case.isvc
@@ -574,7 +494,7 @@ def _with_model(
             field=model_field,
         )
     case = attrs.evolve(case, model=model)
-    facts = chooser.model_facts(model)
+    facts = evaluator.model_facts(model)
     if facts.disabled:
         return case.finish(
             "model_disabled",
@@ -595,9 +515,9 @@ def _with_model(
             field=model_field,
         )
     ctx = make_context(
-        policy, cluster, facts, isvc, isvc.namespace or "", compare=chooser.comparisons()
+        policy, cluster, facts, isvc, isvc.namespace or "", compare=evaluator.comparisons()
     )
-    candidates = chooser.candidates(ctx)
+    candidates = evaluator.candidates(ctx)
     case = attrs.evolve(
         case, candidates=candidates, values={**case.values, "format": facts.format_name}
     )
@@ -611,7 +531,7 @@ def _with_model(
                 cause=model,
                 field=model_field,
             )
-        return _named(case, request, ctx, chooser, runtime_field)
+        return _named(case, request, ctx, evaluator, runtime_field)
     if not facts.format_name:
         return case.finish(
             SelectionOutcome.MODEL_FORMAT_MISSING,
@@ -619,13 +539,13 @@ def _with_model(
             cause=model,
             field=model_field,
         )
-    picked = chooser.best(ctx, candidates)
+    picked = evaluator.best(ctx, candidates)
     if picked is not None:
         return case.finish(
             SelectionOutcome.PICKED, used=picked.runtime, runtime=picked.name, field=model_field
         )
     return case.finish(
-        SelectionOutcome.NONE, message=chooser.no_runtime(ctx, candidates), field=model_field
+        SelectionOutcome.NONE, message=evaluator.no_runtime(ctx, candidates), field=model_field
     )
 
 
@@ -654,7 +574,7 @@ def disabled_refusal(policy: Policy, view: RuntimeView) -> str | None:
 
 
 def _named(
-    case: Case, request: RuntimeRefRequest, ctx: Context | None, chooser: Chooser, field: str
+    case: Case, request: RuntimeRefRequest, ctx: Context | None, evaluator: Evaluator, field: str
 ) -> Outcome:
     """The runtime the InferenceService names (at `field`): used even when its
     checks fail."""
@@ -677,7 +597,7 @@ def _named(
             field=field,
         )
     try:
-        view = chooser.named_view(case.cluster, runtime)
+        view = evaluator.named_view(runtime)
     except InheritanceError as exc:
         return case.finish(
             SelectionOutcome.CHAIN_BROKEN, message=exc.message, cause=runtime, field=field
@@ -689,7 +609,7 @@ def _named(
         )
     if ctx is None:
         return case.finish(SelectionOutcome.NAMED, used=runtime, named=True, field=field)
-    check = chooser.named_check(ctx, runtime, view)
+    check = evaluator.named_check(ctx, runtime, view)
     if check.compatible:
         return case.finish(
             SelectionOutcome.NAMED, used=runtime, named=True, named_check=check, field=field
@@ -767,31 +687,3 @@ def _shared(mine: frozenset[str], theirs: frozenset[str]) -> float:
     """Dice's coefficient of two sets of letter pairs."""
     total = len(mine) + len(theirs)
     return 2 * len(mine & theirs) / total if total else 0.0
-
-
-def no_runtime_message(ctx: Context, candidates: tuple[Candidate, ...]) -> str:
-    """`no runtime found to support model ...`: the counts, and the runtimes that
-    failed a listed check, by name, each with its first reason."""
-    policy = ctx.policy
-    rules = selection_rules(policy).no_runtime
-    parts = [
-        policy.message("no_runtime_found", format=ctx.model.format_name, namespace=ctx.namespace)
-    ]
-    if candidates:
-        namespaced = sum(1 for c in candidates if c.scope == Scope.NAMESPACE)
-        parts.append(
-            policy.message(
-                "no_runtime_checked",
-                total=len(candidates),
-                namespaced=namespaced,
-                cluster=len(candidates) - namespaced,
-            )
-        )
-    scope = scoring.scope_order(policy)
-    excluded = sorted((c for c in candidates if c.listed), key=lambda c: (c.name, scope(c.scope)))
-    if excluded:
-        items = rules.item_separator.join(
-            policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded
-        )
-        parts.append(policy.message("no_runtime_excluded", excluded=items))
-    return rules.separator.join(parts)

@@ -1,15 +1,18 @@
-"""The fleet's fast selection gives what `selection.select` gives, over the real
-catalog and the synthetic fleet (tests/corpus.py): every field of select's JSON,
-and with `candidates`, every candidate and every check it ran."""
+"""The fleet's evaluator (the selection steps run through the `Memoised`
+strategy: results kept per what each step declares it reads, runtimes pruned by
+the indexes the steps declare) gives what `select` gives with every step run:
+every field of select's JSON and, with `candidates`, every candidate and every
+check it ran. A step that declared less than it reads would share an answer
+between InferenceServices that differ there; the catalog here and the
+look-alike fleets of tests/test_fleet_differential.py are where that shows."""
 
 from __future__ import annotations
 
 import pytest
 from conftest import cluster_of, isvc_doc, mode_annotation, runtime_doc
-from corpus import MODEL, SHARDED_MODEL, catalog, entry, fleet
+from corpus import MODEL, SHARDED_MODEL, catalog, entry
 
-from modetable.audit.fast import FleetSelector
-from modetable.selection import outcome_json, select
+from modetable.selection import Evaluator, Memoised, outcome_json, select
 from modetable.selection.report import check_json
 
 
@@ -17,20 +20,24 @@ def _traces(outcome):
     return [[check_json(c) for c in candidate.checks] for candidate in outcome.candidates]
 
 
-def assert_fast_agrees(policy, cluster, references=None) -> list[str]:
-    """The fleet's selector against `select` (or `references`, select's outcomes
+def fleet_evaluator(policy, cluster, candidates=False) -> Evaluator:
+    return Evaluator(policy, cluster, Memoised(policy, cluster), candidates=candidates)
+
+
+def assert_memo_agrees(policy, cluster, references=None) -> list[str]:
+    """The fleet's evaluator against `select` (or `references`, select's outcomes
     by reference, already made) for each InferenceService; their results."""
-    fast = FleetSelector(policy, cluster)
-    full = FleetSelector(policy, cluster, candidates=True)
+    fast = fleet_evaluator(policy, cluster)
+    full = fleet_evaluator(policy, cluster, candidates=True)
     results = []
     for isvc in cluster.isvcs:
         made = references is not None
         reference = references[isvc.ref] if made else select(policy, cluster, isvc)
         expected = outcome_json(reference)
-        with_candidates = full.select(isvc)
+        with_candidates = select(policy, cluster, isvc, full)
         assert outcome_json(with_candidates) == expected, isvc.ref
         assert _traces(with_candidates) == _traces(reference), isvc.ref
-        got = outcome_json(fast.select(isvc))
+        got = outcome_json(select(policy, cluster, isvc, fast))
         assert got.pop("candidates") == []
         expected.pop("candidates")
         assert got == expected, isvc.ref
@@ -39,23 +46,15 @@ def assert_fast_agrees(policy, cluster, references=None) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
-def test_fast_selection_agrees_on_a_synthetic_fleet(version):
-    synthetic = fleet(version)
-    results = assert_fast_agrees(synthetic.policy, synthetic.cluster, synthetic.outcomes)
-    # The fleet exercises the paths that matter: picked, none, named.
-    assert {"picked", "none", "named", "named_unsupported"} <= set(results)
-
-
-@pytest.mark.slow
-def test_fast_selection_agrees_on_the_catalog():
+def test_the_fleet_evaluator_agrees_on_the_catalog():
     ome = catalog("v1.3")
-    assert len(assert_fast_agrees(ome.policy, ome.cluster, ome.outcomes)) == len(ome.cluster.isvcs)
+    assert len(assert_memo_agrees(ome.policy, ome.cluster, ome.outcomes)) == len(ome.cluster.isvcs)
 
 
-def test_fast_selection_agrees_on_the_edges(ruleset):
+def test_the_fleet_picks_at_the_edges(ruleset):
     """Ties broken by scope and name, a runtime in the namespace beating a better
-    cluster one, accelerator classes, disabled runtimes, sizes, and no runtime."""
+    cluster one, accelerator classes, disabled runtimes, sizes, and no runtime:
+    what the fleet's evaluator picks, and that every step run picks the same."""
     documents = [
         MODEL,
         runtime_doc("a", supportedModelFormats=[entry(priority=2)]),
@@ -100,15 +99,17 @@ def test_fast_selection_agrees_on_the_edges(ruleset):
     for version in ruleset.versions:
         policy = ruleset.at(version)
         cluster = cluster_of(policy, *documents)
-        fast = FleetSelector(policy, cluster)
+        fast = fleet_evaluator(policy, cluster)
         picked = {
-            isvc.name: (o.runtime.ref if (o := fast.select(isvc)).runtime else o.result)
+            isvc.name: (
+                o.runtime.ref if (o := select(policy, cluster, isvc, fast)).runtime else o.result
+            )
             for isvc in cluster.isvcs
         }
         assert picked["in-ns"] == "ns/local"
         assert picked["elsewhere"] == "other/a"
         assert picked["wants-a100"] == "none"
-        assert_fast_agrees(policy, cluster)
+        assert_memo_agrees(policy, cluster)
     assert picked == {
         "in-ns": "ns/local",
         "elsewhere": "other/a",
