@@ -279,3 +279,33 @@ def test_the_round_trip_on_a_copy_of_the_catalog(tmp_path, monkeypatch):
     assert data["manifest_findings"] == []
     assert data["summary"]["known"] == first.json()["summary"]["findings"]
     assert data["baseline"]["fixed"] == []
+
+
+def test_a_partial_audit_leaves_the_rest_of_the_baseline_alone(fleet, tmp_path):
+    """-n a: b's entries are neither known nor fixed, and written again as they
+    were; a's entry no finding meets (a/gone) is fixed."""
+    gone = {**ENTRIES[0], "fingerprint": "2" * 32, "subject": "a/gone",
+            "object": "InferenceService a/gone"}  # fmt: skip
+    write(
+        tmp_path,
+        "base.json",
+        json.dumps({"modetable_baseline": 1, "findings": [*ENTRIES, gone]}),
+    )
+    argv = ("audit", fleet, "--baseline", "base.json", "-n", "a")
+    run = run_cli(*argv, "-o", "json", "--write-baseline", "base.json")
+    assert run.code == 0
+    assert run.json()["baseline"] == {"file": "base.json", "fixed": [gone]}
+    assert run.json()["summary"]["known"] == {"error": 0, "warning": 1, "info": 0}
+    assert json.loads((tmp_path / "base.json").read_text())["findings"] == ENTRIES
+    # --within: the InferenceServices whose runtime is in runtimes.yaml (not
+    # b/lost, which has none): b/lost's entry is kept, a/gone's too (--within
+    # cannot tell whether it is gone).
+    findings = [gone, ENTRIES[1]]
+    write(tmp_path, "base.json", json.dumps({"modetable_baseline": 1, "findings": findings}))
+    within = run_cli(
+        "audit", "--baseline", "base.json", "--within", fleet, "-o", "json",
+        "--write-baseline", "base.json", "--", "fleet/runtimes.yaml",
+    )  # fmt: skip
+    assert [i["isvc"] for i in within.json()["items"]] == ["a/native", "a/pinned", "b/routed"]
+    assert within.json()["baseline"]["fixed"] == []
+    assert json.loads((tmp_path / "base.json").read_text())["findings"] == [gone, *ENTRIES]

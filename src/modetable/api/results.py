@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from modetable.audit.triage import Ignore
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
-    from modetable.inputs.baseline import Baseline
+    from modetable.inputs.baseline import Baseline, BaselineEntry
     from modetable.reports.finding import Finding, ObjectRef
     from modetable.selection import Outcome
 
@@ -559,6 +559,7 @@ class AuditRun:
         # The exceptions (--ignore, the config's, the objects' annotations) and
         # the baseline, applied to every finding (audit/triage.py).
         self.baseline = baseline
+        self._audited_refs: set[str] = set()
         self.triage = Triage(
             policy, cluster, ignores, baseline.entries if baseline is not None else None
         )
@@ -608,6 +609,7 @@ class AuditRun:
         ):
             self.scope.add(self.policy, self.cluster, audited)
             if self.concerns.item(audited):
+                self._audited_refs.add(audited.isvc.ref)
                 audited = audited.sorted_as(self.triage.sort(audited.findings, audited.isvc))
                 self.summary.add(audited)
                 yield audited
@@ -615,7 +617,7 @@ class AuditRun:
             self._waiting = False
             self._add_manifest_findings()
         if self.baseline is not None:
-            self.summary.fixed = len(self.triage.fixed())
+            self.summary.fixed = len(self.fixed_entries())
 
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
@@ -642,11 +644,49 @@ class AuditRun:
             if self.baseline is None
             else {
                 "file": self.baseline.file,
-                "fixed": [baseline_entry_json(e) for e in self.triage.fixed()],
+                "fixed": [baseline_entry_json(e) for e in self.fixed_entries()],
             },
             "summary": summary.as_json(),
             "rules": rules_json(self.policy),
         }
+
+    def fixed_entries(self) -> list[BaselineEntry]:
+        """The baseline's entries no finding met, of what the audit covers
+        (all of them in a full audit; see `outside_entries`)."""
+        return self._unmet()[0]
+
+    def outside_entries(self) -> list[BaselineEntry]:
+        """The baseline's entries no finding met, about what an audit with `-n`
+        or `--within` leaves out: neither known nor fixed, kept when the
+        baseline is written again."""
+        return self._unmet()[1]
+
+    def _unmet(self) -> tuple[list[BaselineEntry], list[BaselineEntry]]:
+        fixed: list[BaselineEntry] = []
+        outside: list[BaselineEntry] = []
+        for entry in self.triage.fixed():
+            (fixed if self._covers_entry(entry) else outside).append(entry)
+        return fixed, outside
+
+    def _covers_entry(self, entry: BaselineEntry) -> bool:
+        """Whether a baseline entry is about what this audit covers: an
+        InferenceService of `-n`'s namespace, one `--within` audited; a
+        finding about the manifests, of an object of the namespace (not with
+        `--within`, which cannot tell)."""
+        from modetable.reports.finding import ObjectRef
+
+        if entry.subject:
+            namespace = entry.subject.partition("/")[0]
+            if not self.scope.everything and namespace != self.scope.namespace:
+                return False
+            return self.concerns.everything or entry.subject in self._audited_refs
+        if not self.concerns.everything:
+            return False
+        kind, _, ref = entry.object.partition(" ")
+        namespace, _, name = ref.rpartition("/")
+        if not kind or not name:
+            return self.scope.everything
+        return self.scope.covers(ObjectRef(kind, namespace or None, name))
 
     def unused_suppressions(self) -> list[Ignore]:
         """The exceptions that suppressed nothing: an annotation's, of an object

@@ -318,7 +318,8 @@ def _noted(items: Iterable[Audited], into: list[Audited]) -> Iterator[Audited]:
 
 
 def _baseline(items: list[Audited], run: AuditRun) -> str:
-    """The baseline file of this run: every finding but those suppressed."""
+    """The baseline file of this run: every finding but those suppressed, and
+    the entries of the baseline read about what the audit leaves out."""
     from modetable.audit.triage import baseline_document, baseline_entry
 
     entries = [
@@ -331,7 +332,8 @@ def _baseline(items: list[Audited], run: AuditRun) -> str:
         baseline_entry(finding, "")
         for finding in (*summary.manifest_findings, *summary.manifest_known)
     ]
-    return baseline_document(entries)
+    # What -n or --within left out stays as it was.
+    return baseline_document([*entries, *run.outside_entries()])
 
 
 def _write(
@@ -363,7 +365,7 @@ def _write(
         # The outputs people read (the table, Markdown) name the rules file.
         preface = rules_note(run.policy) if fmt in ("table", "markdown") else ""
         write_report(
-            fmt, run.policy, everything, run.summary, out, args, preface, run.triage.fixed()
+            fmt, run.policy, everything, run.summary, out, args, preface, run.fixed_entries()
         )
 
 
