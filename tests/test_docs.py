@@ -162,11 +162,18 @@ def test_ome_version_renders_into_the_folder_named_and_leaves_docs_alone(project
     before = {p.name: p.read_bytes() for p in (project / "docs").iterdir()}
     out = project / "out" / "v1.2.2"
     run = docs(project, "--ome-version", "1.2.2", "--out", str(out))
-    written = f"wrote {out / 'commands.md'}\nwrote {out / PAGE}\nwrote {out / 'findings.md'}\n"
+    written = "".join(
+        f"wrote {out / name}\n" for name in ("commands.md", PAGE, "findings.md", "sharp-edges.md")
+    )
     assert (run.code, run.out, run.err) == (0, written, "")
     assert {p.name: p.read_bytes() for p in (project / "docs").iterdir()} == before
     # only pages with regions
-    assert sorted(p.name for p in out.iterdir()) == ["commands.md", PAGE, "findings.md"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "commands.md",
+        PAGE,
+        "findings.md",
+        "sharp-edges.md",
+    ]
     page = (out / PAGE).read_text()
     assert outside_regions(page) == outside_regions(before[PAGE].decode())
     (valid,) = html_tables(region(page, "valid-modes"))

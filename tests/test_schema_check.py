@@ -465,9 +465,11 @@ def test_documented_objects_without_v1_3s_fields_pass_v1_2_2s_schema():
         for problem in check_object(schemas.kind(obj["kind"]), obj, start)
     ]
     # spec.deploymentMode came with v1.3: the page's example InferenceService
-    # (and its copy in examples/) is the one documented use of it.
+    # (and its copy in examples/), and the sharp edges' example of a runtime
+    # overriding it (rendered from v1.3's rules), are its documented uses.
     assert refused == [
         (str(EXAMPLES / "inference-service.yaml"), 'unknown field "spec.deploymentMode"'),
+        (str(ROOT / "docs" / "sharp-edges.md"), 'unknown field "spec.deploymentMode"'),
         (
             str(SPEC_DIR / "runtime-deployment-mode-matching.md"),
             'unknown field "spec.deploymentMode"',

@@ -538,6 +538,7 @@ class AuditRun:
         ignores: Sequence[Ignore] = (),
         baseline: Baseline | None = None,
     ) -> None:
+        from modetable.audit.edges import runtime_edges
         from modetable.audit.findings import duplicate_finding, invalid_finding, schema_findings
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
@@ -579,6 +580,13 @@ class AuditRun:
             duplicate_finding(policy, earlier, later)
             for earlier, later in cluster.duplicates
             if concerned(later.location) or concerned(earlier.location)
+        ]
+        # The runtimes' mode values OME passes over (audit/edges.py), each runtime once.
+        found += [
+            finding
+            for runtime in cluster.runtimes
+            for finding in runtime_edges(policy, cluster, runtime)
+            if concerned(finding.location)
         ]
         # A cluster-scoped object's findings wait until the namespace's use of
         # it is known: every InferenceService audited, with its candidates.

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from modetable.audit.edges import isvc_edges
 from modetable.engine.modes import Resolution, Verdict
 from modetable.engine.running import failures_with_rules, logged
 from modetable.errors import ErrorCode, Location, ModetableError
@@ -331,6 +332,8 @@ def outcome_findings(
                 related=also,
             )
         )
+    # The mode values OME passes over, or the runtime's overriding (audit/edges.py).
+    found.extend(isvc_edges(policy, isvc, outcome.components, outcome.runtime))
     for move_id, change in changes:
         holder = change.holder or isvc
         at, also = _placed(outcome, change.hit.location, holder)

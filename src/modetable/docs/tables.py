@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from modetable.docs.admission_tables import admission_checks
+from modetable.docs.edge_tables import sharp_edges
 from modetable.docs.finding_tables import finding_ids
 from modetable.docs.matching_tables import (
     compared_components,
@@ -41,6 +42,7 @@ __all__ = [
     "running_order",
     "selection_checks",
     "selection_outcomes",
+    "sharp_edges",
     "valid_modes",
 ]
 
@@ -68,5 +70,6 @@ REGIONS: dict[str, Renderer] = {
     "selection-outcomes": selection_outcomes,
     "admission-checks": admission_checks,
     "finding-ids": finding_ids,
+    "sharp-edges": sharp_edges,
     "regions": _region_list,
 }

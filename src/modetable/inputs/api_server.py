@@ -16,7 +16,7 @@ from modetable.rules.model.admission import AdmissionRule
 from modetable.rules.policy import Policy
 from modetable.rules.words import AdmissionCheck
 
-__all__ = ["refusal", "schema_check_rule"]
+__all__ = ["refusal", "schema_check_rule", "takes_only_listed_values"]
 
 
 def schema_check_rule(policy: Policy) -> AdmissionRule | None:
@@ -57,3 +57,20 @@ def refusal(policy: Policy, manifest: Manifest) -> Refused | None:
         server=server_message(schema, manifest.name, problems),
         kubectl=kubectl_message(schema, manifest.name, problems, manifest.location.file),
     )
+
+
+def takes_only_listed_values(policy: Policy, kind: str, segments: tuple[str, ...]) -> bool:
+    """Whether OME's CRD schema of `kind` lists the values the field at
+    `segments` may hold (an enum): any other is the API server's refusal."""
+    if schema_check_rule(policy) is None:
+        return False
+    schema = load().at(policy.version).kind(kind)
+    if schema is None:
+        return False
+    node = schema.node(schema.root)
+    for segment in segments:
+        index = node.get("properties", {}).get(segment)
+        if index is None:
+            return False
+        node = schema.node(index)
+    return "enum" in node

@@ -32,6 +32,7 @@ __all__ = [
     "LabelPart",
     "ManifestFinding",
     "MatchInput",
+    "ModeSourceFinding",
     "ModelSlot",
     "Origin",
     "Purpose",
@@ -357,6 +358,19 @@ class Severity(StrEnum):
     INFO = "info"
 
 
+class ModeSourceFinding(StrEnum):
+    """What becomes of a mode value a source reads that is a finding
+    (`findings.mode_source`): the verdicts that pass a written value over
+    (engine/modes.py's `Verdict`), and the runtime's mode overriding the one
+    asked for."""
+
+    NOT_VALID = "not_valid"
+    NOT_ACCEPTED = "not_accepted"
+    DOES_NOT_COUNT = "does_not_count"
+    WHEN_NAMED = "when_named"
+    OVERRIDDEN = "overridden"
+
+
 class FindingGroup(StrEnum):
     """The groups of `findings`, as a finding's id begins (`GROUP/KEY`)."""
 
@@ -368,6 +382,7 @@ class FindingGroup(StrEnum):
     COMPONENT = "component"
     MODE_MOVE = "mode_move"
     MODE = "mode"
+    MODE_SOURCE = "mode_source"
     MANIFEST = "manifest"
     SCHEMA = "schema"
 

@@ -16,7 +16,9 @@ are its own business, and tests/test_public_surface.py holds the audit to it):
   `CheckResult`, `CheckState`).
 - `model_facts` / `ModelFacts`, `Entry`: a model as the checks read it;
   `selection_rules` (the policy's `selection:` section), `read_field` (a
-  typed, located manifest field).
+  typed, located manifest field); `did_you_mean` (the closest names to a
+  misspelled one, as the outcomes' hints give them; the audit's mode
+  findings use it too).
 """
 
 from modetable.inputs.fields import read as read_field
@@ -30,7 +32,7 @@ from modetable.selection.checks import (
 )
 from modetable.selection.evaluate import Evaluator, assess
 from modetable.selection.memo import Memoised
-from modetable.selection.outcome import Event, Outcome, StatusCondition, select
+from modetable.selection.outcome import Event, Outcome, StatusCondition, did_you_mean, select
 from modetable.selection.report import candidate_json, outcome_json
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import rank_key
@@ -49,6 +51,7 @@ __all__ = [
     "StatusCondition",
     "assess",
     "candidate_json",
+    "did_you_mean",
     "make_context",
     "model_facts",
     "outcome_json",

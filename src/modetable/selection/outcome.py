@@ -670,9 +670,15 @@ def _suggestion(name: str, unique: tuple[str, ...]) -> str | None:
     import difflib  # only when a name is not found
     import heapq
 
-    pairs = _pairs(name)
-    shortlist = heapq.nlargest(_SHORTLIST, unique, key=lambda other: _shared(pairs, _pairs(other)))
-    close = difflib.get_close_matches(name, shortlist, n=3)
+    # A name written in another case is the closest there is (modes are
+    # case-sensitive: `omenative` is no mode).
+    close = [other for other in unique if other.casefold() == name.casefold()]
+    if not close:
+        pairs = _pairs(name)
+        shortlist = heapq.nlargest(
+            _SHORTLIST, unique, key=lambda other: _shared(pairs, _pairs(other))
+        )
+        close = difflib.get_close_matches(name, shortlist, n=3)
     if not close:
         return None
     return "did you mean " + " or ".join(f'"{c}"' for c in close) + "?"

@@ -8,12 +8,38 @@ import attrs
 
 from modetable.rules.kinds import Ref
 from modetable.rules.model.names import ComponentName, ModeName
-from modetable.rules.words import SchemaError, Severity
+from modetable.rules.words import ModeSourceFinding, SchemaError, Severity
 
-__all__ = ["MODE_FINDING_PARAMS", "FindingKind", "Findings", "ManifestFindings", "ModeFinding"]
+__all__ = [
+    "MODE_FINDING_PARAMS",
+    "MODE_SOURCE_PARAMS",
+    "FindingKind",
+    "Findings",
+    "ManifestFindings",
+    "ModeFinding",
+    "ModeSourceKind",
+]
 
 # What a mode's finding message is given (the `mode` group).
 MODE_FINDING_PARAMS = ("component", "mode", "replacement")
+# What a `mode_source` finding's message is given (audit/edges.py): the place
+# and its value, the component, the version, what the source takes, a "did you
+# mean", what decides instead, the source's note, the runtime and its parent,
+# the mode that results and the place that asked for another.
+MODE_SOURCE_PARAMS = (
+    "path",
+    "value",
+    "component",
+    "version",
+    "accepts",
+    "suggestion",
+    "instead",
+    "note",
+    "runtime",
+    "parent",
+    "mode",
+    "asked",
+)
 
 
 @attrs.frozen
@@ -33,6 +59,17 @@ class ModeFinding:
     severity: Severity
     description: str
     message: Annotated[str, Ref("message", params=MODE_FINDING_PARAMS)]
+    help: str | None = None
+
+
+@attrs.frozen
+class ModeSourceKind:
+    """A mode value a source passes over, or the runtime's overriding the
+    one asked for (`mode_source`)."""
+
+    severity: Severity
+    description: str
+    message: Annotated[str, Ref("message", params=MODE_SOURCE_PARAMS)]
     help: str | None = None
 
 
@@ -66,6 +103,9 @@ class Findings:
     component: dict[ComponentName, FindingKind]
     mode_move: dict[Annotated[str, Ref("mode move")], FindingKind]
     mode: dict[ModeName, ModeFinding]
+    # A mode value passed over where it is written, or overridden (ids are
+    # `ModeSourceFinding` words); rules without the group grade none.
+    mode_source: dict[ModeSourceFinding, ModeSourceKind] = attrs.field(factory=dict, kw_only=True)
     manifest: ManifestFindings
 
     def entries(self) -> list[tuple[str, FindingKind | ModeFinding]]:

@@ -69,6 +69,8 @@ class Source:
     since: str | None = None
     until: str | None = None
     docs: SourceDocs | None = None
+    # What a finding about a mode written here adds (a message, `findings.mode_source`).
+    note: Annotated[str, Ref("message", params=())] | None = None
 
     @property
     def label(self) -> str:
