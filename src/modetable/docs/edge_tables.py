@@ -224,6 +224,8 @@ def _overridden(policy: Policy, source: Source, modes: list[str]) -> _Made:
     isvc = paths.assign(isvc, paths.split(policy.rules.runtime_ref.name), _NAME)
 
     def find(cluster: Any) -> list[Finding]:
+        if not cluster.isvcs or not cluster.runtimes:
+            return []  # the API server refuses one (a field its version's CRD lacks)
         manifest, used = cluster.isvcs[0], cluster.runtimes[0]
         running = effective(policy, cluster, manifest, used, True).components
         return isvc_edges(policy, manifest, running, used)
