@@ -8,13 +8,15 @@ import pytest
 from conftest import ADMISSION_V13 as V13
 from conftest import cluster_of, format_entry, isvc_doc, llama_model_spec, model_doc, runtime_doc
 
-from modetable.admission import STAGE_ORDER, admission_json, admit
+from modetable.admission import STAGE_ORDER, admit
 from modetable.admission.fields import TESTS
 from modetable.admission.kinds import CHECKS
 from modetable.inputs.admission_fields import EXPECTS
 from modetable.rules.words import AdmissionCheck, TestWord
 from modetable.selection import select
 from modetable.versions import in_force
+from modetable.views.common import AdmissionView
+from modetable.views.converter import unstructure
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
 
@@ -73,7 +75,7 @@ def _picked(policy, **isvc_spec):
 
 def test_a_warning_names_the_check_that_gave_it(v13):
     admission = _picked(v13).admission
-    assert admission_json(admission) == {
+    assert unstructure(AdmissionView.of(admission)) == {
         "allowed": True,
         "message": None,
         "warnings": ["Runtime rt will be auto-selected for model m"],

@@ -610,10 +610,12 @@ def test_sarif_says_suppressions_and_baseline_states_its_own_way(mixed, tmp_path
 
 def test_the_page_counts_and_lists_them(mixed):
     from modetable.html.audit_page import audit_page
+    from modetable.views.audit import AuditView
+    from modetable.views.converter import structure
 
     document = run_cli(*mixed, "-o", "json").json()
     page = run_cli(*mixed, "-o", "html").out
-    assert page == audit_page(document)
+    assert page == audit_page(structure(document, AuditView))
     assert "<summary>Accepted findings: 1 suppressed, 1 known (the baseline)</summary>" in page
     for key, count in (("suppressed.error", 1), ("known.warning", 1), ("fixed", 1)):
         assert f'data-count="{key}">{count}<' in page

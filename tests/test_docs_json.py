@@ -220,3 +220,125 @@ def test_every_field_printed_is_on_the_page(title, real):
     named |= {part.removesuffix("[]") for name in list(named) for part in name.split(".")}
     missing = sorted(_fields(real(title)) - named)
     assert missing == [], f"{title}: {missing}"
+
+
+# --- the page against the views -------------------------------------------------
+
+# section title -> the view its JSON is converted from (modetable.views).
+VIEWS = {
+    "effective": "effective:EffectiveView",
+    "match": "match:MatchView",
+    "admit": "admit:AdmitView",
+    "select": "select:SelectView",
+    "audit": "audit:AuditView",
+    "audit --from V --to V": "upgrade:UpgradeView",
+    "explain": "explain:ExplainView",
+    "rules check": "rules:RulesCheckView",
+    "rules diff": "rules:RulesDiffView",
+}
+_SPLICED = object()  # where a flattened dict's keys (data, not fields) stand
+
+
+def _view(name: str) -> type:
+    import importlib
+
+    module, _, cls = name.partition(":")
+    return getattr(importlib.import_module(f"modetable.views.{module}"), cls)
+
+
+def _types(view: type) -> dict[str, Any]:
+    import typing
+
+    return typing.get_type_hints(view)
+
+
+def _unless_none(kind: Any) -> Any:
+    import types
+    import typing
+
+    if isinstance(kind, types.UnionType) or typing.get_origin(kind) is typing.Union:
+        others = [k for k in typing.get_args(kind) if k is not type(None)]
+        return others[0] if len(others) == 1 else kind
+    return kind
+
+
+def _document_keys(view: type) -> list[tuple[Any, Any, bool]]:
+    """(key, type, may be left out) of a view's document, in order; a
+    flattened view's keys in its place, a flattened dict's as _SPLICED."""
+    import attrs
+
+    hints = _types(view)
+    keys: list[tuple[Any, Any, bool]] = []
+    for field in attrs.fields(view):
+        kind = _unless_none(hints[field.name])
+        if field.metadata.get("flatten"):
+            keys += _document_keys(kind) if attrs.has(kind) else [(_SPLICED, None, True)]
+        else:
+            keys.append(
+                (field.metadata.get("key", field.name), kind, "omit_if_none" in field.metadata)
+            )
+    return keys
+
+
+def _held_to_view(shown: Any, kind: Any, where: str) -> None:
+    import typing
+
+    import attrs
+
+    kind = _unless_none(kind)
+    if shown is None:
+        return
+    if attrs.has(kind):
+        assert isinstance(shown, dict), f"{where}: {shown!r} is not an object"
+        if not shown:
+            return  # {...}: left out
+        keys = _document_keys(kind)
+        at = 0
+        for key in shown:
+            while at < len(keys) and keys[at][0] != key:
+                if keys[at][0] is _SPLICED and key not in [k for k, _, _ in keys[at + 1 :]]:
+                    break  # a key of the flattened dict
+                assert keys[at][2], f"{where}: {key!r} where the view has {keys[at][0]!r}"
+                at += 1
+            assert at < len(keys), f"{where}: {key!r} is no field of {kind.__name__}"
+            if keys[at][0] is not _SPLICED:
+                _held_to_view(shown[key], keys[at][1], f"{where}.{key}")
+                at += 1
+        left = [k for k, _, optional in keys[at:] if not optional]
+        assert left == [], f"{where}: the page leaves out {left}"
+    elif typing.get_origin(kind) is tuple and isinstance(shown, list):
+        for index, item in enumerate(shown):
+            _held_to_view(item, typing.get_args(kind)[0], f"{where}[{index}]")
+    elif typing.get_origin(kind) is dict and isinstance(shown, dict):
+        for name, value in shown.items():
+            _held_to_view(value, typing.get_args(kind)[1], f"{where}.{name}")
+
+
+def test_every_section_names_its_view():
+    assert set(sections()) == set(VIEWS)
+
+
+@pytest.mark.parametrize("title", list(VIEWS))
+def test_the_example_has_the_views_fields_in_order(title):
+    """Each object of the page's example has exactly its view's fields (after
+    renames and flattening), in the view's order, a field the view leaves out
+    when None absent only where it may be."""
+    _held_to_view(example(sections()[title]), _view(VIEWS[title]), title)
+
+
+def test_a_field_the_page_lacks_fails():
+    shown = {"admission": {"allowed": True}, "schema_findings": [], "version": "v1.3", "rules": {}}
+    lacking = "admit.admission: the page leaves out ['message', 'warnings', 'denied_by', "
+    lacking += "'warning_checks', 'checked', 'not_checked']"
+    with pytest.raises(AssertionError, match=re.escape(lacking)):
+        _held_to_view(shown, _view(VIEWS["admit"]), "admit")
+    wrong = "admit: 'versions' where the view has 'admission'"
+    with pytest.raises(AssertionError, match=re.escape(wrong)):
+        _held_to_view({"versions": "v1.3"}, _view(VIEWS["admit"]), "admit")
+    unknown = "admit: 'note' is no field of AdmitView"
+    with pytest.raises(AssertionError, match=re.escape(unknown)):
+        _held_to_view(
+            {"admission": {}, "schema_findings": [], "version": "v", "rules": {}, "note": 1},
+            _view(VIEWS["admit"]),
+            "admit",
+        )

@@ -8,16 +8,17 @@ look-alike fleets of tests/test_fleet_differential.py are where that shows."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from conftest import cluster_of, isvc_doc, mode_annotation, runtime_doc
 from corpus import MODEL, SHARDED_MODEL, catalog, entry
 
-from modetable.selection import Evaluator, Memoised, outcome_json, select
-from modetable.selection.report import check_json
+from modetable.selection import Evaluator, Memoised, select
+from modetable.views.select import CheckView, OutcomeView
 
 
 def _traces(outcome):
-    return [[check_json(c) for c in candidate.checks] for candidate in outcome.candidates]
+    return [[CheckView.of(c) for c in candidate.checks] for candidate in outcome.candidates]
 
 
 def fleet_evaluator(policy, cluster, candidates=False) -> Evaluator:
@@ -33,14 +34,12 @@ def assert_memo_agrees(policy, cluster, references=None) -> list[str]:
     for isvc in cluster.isvcs:
         made = references is not None
         reference = references[isvc.ref] if made else select(policy, cluster, isvc)
-        expected = outcome_json(reference)
+        expected = OutcomeView.of(reference)
         with_candidates = select(policy, cluster, isvc, full)
-        assert outcome_json(with_candidates) == expected, isvc.ref
+        assert OutcomeView.of(with_candidates) == expected, isvc.ref
         assert _traces(with_candidates) == _traces(reference), isvc.ref
-        got = outcome_json(select(policy, cluster, isvc, fast))
-        assert got.pop("candidates") == []
-        expected.pop("candidates")
-        assert got == expected, isvc.ref
+        got = OutcomeView.of(select(policy, cluster, isvc, fast))
+        assert got == attrs.evolve(expected, candidates=()), isvc.ref
         results.append(reference.result)
     return results
 

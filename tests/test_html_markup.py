@@ -17,6 +17,9 @@ from test_upgrade import documents as upgrade_documents
 
 from modetable.html.audit_page import audit_page, upgrade_page
 from modetable.html.markup import element, json_island, page, text, visible
+from modetable.views.audit import AuditView
+from modetable.views.converter import structure
+from modetable.views.upgrade import UpgradeView
 
 
 def test_text_escapes_markup_and_shows_what_is_not_printable():
@@ -94,7 +97,7 @@ def test_an_audit_page_writes_every_count_of_the_summary(tmp_path):
     fleet = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(fleet_documents()))
     document = run_cli("audit", "-o", "json", str(fleet)).json()
     run = run_cli("audit", "-o", "html", str(fleet))
-    assert run.out == audit_page(document)  # the CLI's page is the JSON's
+    assert run.out == audit_page(structure(document, AuditView))  # the CLI's page is the JSON's
     assert _counts(run.out) == _leaves(document["summary"])
     assert run.out.count('class="item"') == len(document["items"])
 
@@ -103,7 +106,7 @@ def test_an_upgrade_page_writes_every_count_of_the_summary(tmp_path):
     fleet = write(tmp_path, "fleet.yaml", yaml.safe_dump_all(upgrade_documents()))
     document = run_cli("audit", "--from", "v1.2.2", "-o", "json", str(fleet)).json()
     run = run_cli("audit", "--from", "v1.2.2", "-o", "html", str(fleet))
-    assert run.out == upgrade_page(document)
+    assert run.out == upgrade_page(structure(document, UpgradeView))
     summary = {k: v for k, v in document["summary"].items() if k not in ("from", "to")}
     assert _counts(run.out) == _leaves(summary)
     assert "moves from one mode to another" in run.out
@@ -119,11 +122,7 @@ def test_html_is_not_for_the_ci_options_of_an_upgrade(tmp_path):
 def test_an_upgrade_page_lists_the_components_in_the_order_items_give_them():
     from modetable.html.audit_page import _components_in_order
 
-    items = [
-        {"components": {"router": {}}},
-        {"components": {"engine": {}, "router": {}}},
-        {"components": {"engine": {}, "decoder": {}, "router": {}}},
-    ]
+    items = [["router"], ["engine", "router"], ["engine", "decoder", "router"]]
     assert _components_in_order(items) == ["engine", "decoder", "router"]
 
 

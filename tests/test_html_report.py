@@ -16,6 +16,8 @@ import pytest
 from conftest import CATALOG, ROOT, built_once, isvc_doc, need, run_cli, runtime_doc, write
 
 from modetable.html.audit_page import audit_page
+from modetable.views.audit import AuditView
+from modetable.views.converter import structure
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -471,7 +473,7 @@ def fleet_report(tmp_path_factory):
         run = run_cli("audit", "-o", "json", str(folder / "manifests"))
         (folder / "audit.json").write_text(run.out)
         # what `audit -o html` writes from this JSON
-        (folder / "report.html").write_text(audit_page(run.json()))
+        (folder / "report.html").write_text(audit_page(structure(run.json(), AuditView)))
 
     folder = built_once(tmp_path_factory, "fleet-report", audit_the_fleet)
     return json.loads((folder / "audit.json").read_text()), folder / "report.html"

@@ -49,7 +49,13 @@ def layers_drawn(text: str, root: str = "modetable") -> list[tuple[str, list[str
         layer, packages, _holds = (cell.strip() for cell in line.strip("|").split(" | ", 2))
         names = re.findall(r"`([\w/]+)`", packages)
         found.append(
-            (layer, [root if n == "__init__" else f"{root}.{n.strip('/')}" for n in names])
+            (
+                layer,
+                [
+                    root if n == "__init__" else f"{root}.{n.strip('/').replace('/', '.')}"
+                    for n in names
+                ],
+            )
         )
     return found
 

@@ -10,7 +10,9 @@ import pytest
 from conftest import CATALOG
 from corpus import catalog, rules
 
-from modetable.selection import outcome_json, select
+from modetable.selection import select
+from modetable.views.converter import unstructure
+from modetable.views.select import OutcomeView
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
 
@@ -32,7 +34,7 @@ def test_every_sample_gets_a_verdict_in_every_version(clusters):
         assert len(cluster.isvcs) > 100
         for isvc in cluster.isvcs:
             result = ome.outcomes[isvc.ref]
-            data = json.loads(json.dumps(outcome_json(result)))
+            data = json.loads(json.dumps(unstructure(OutcomeView.of(result))))
             # A verdict: a runtime is used, or there is a message saying why not.
             assert (data["runtime"] is None) == (data["message"] is not None), (version, isvc.ref)
             # Selection ran over every runtime whenever the model was found.

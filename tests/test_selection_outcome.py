@@ -18,7 +18,9 @@ from conftest import (
     model_doc,
 )
 
-from modetable.selection import outcome_json, select
+from modetable.selection import select
+from modetable.views.converter import unstructure
+from modetable.views.select import OutcomeView
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
 PAGE_MESSAGE = (
@@ -535,7 +537,7 @@ def test_a_broken_chain(v13):
 
 
 def test_outcome_json_has_the_documented_fields(v13):
-    data = outcome_json(page_example(v13))
+    data = unstructure(OutcomeView.of(page_example(v13)))
     for key in ("runtime", "named", "message", "admission", "events", "conditions"):
         assert key in data
     assert data["runtime"] is None
@@ -554,7 +556,7 @@ def test_outcome_json_has_the_documented_fields(v13):
         ("srt-llama-3-3-70b-instruct", "Cluster", False),
         ("srt-llama-3-3-70b-instruct-multinode", "Cluster", False),
     ]
-    picked = outcome_json(page_example(v13, deploymentMode=None))
+    picked = unstructure(OutcomeView.of(page_example(v13, deploymentMode=None)))
     assert picked["runtime"] == {
         "name": "srt-llama-3-3-70b-instruct-multinode",
         "kind": "ClusterServingRuntime",

@@ -1,8 +1,9 @@
 """Admission: the API server's schema checks, then OME's webhook, in OME's
 order, each a check of the rules' `admission` list.
 
-Public API: `admit(policy, isvc, cluster, selection) -> Admission` and
-`admission_json(admission)`; `kinds.CHECKS` gives each kind of check its meaning.
+Public API: `admit(policy, isvc, cluster, selection) -> Admission` (its JSON
+is `views.common.AdmissionView`'s); `kinds.CHECKS` gives each kind of check
+its meaning.
 """
 
 from modetable.admission.engine import (
@@ -11,8 +12,6 @@ from modetable.admission.engine import (
     Denial,
     NotChecked,
     Shown,
-    admission_json,
-    admission_lines,
     admit,
 )
 
@@ -22,7 +21,5 @@ __all__ = [
     "Denial",
     "NotChecked",
     "Shown",
-    "admission_json",
-    "admission_lines",
     "admit",
 ]

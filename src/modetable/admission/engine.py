@@ -10,7 +10,6 @@ and records which ran (`checked`), which could not be decided offline
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import attrs
 
@@ -27,8 +26,6 @@ __all__ = [
     "Denial",
     "NotChecked",
     "Shown",
-    "admission_json",
-    "admission_lines",
     "admit",
 ]
 
@@ -155,31 +152,3 @@ def admit(
 def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
     """The checks in force in the order they run: the schema's, then the webhook's."""
     return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
-
-
-def admission_lines(policy: Policy, admission: dict[str, Any], *, verbose: bool) -> list[str]:
-    """What a table says after the verdict (`admission` as admission_json gives
-    it): when allowed, by which checks (with `verbose`, and what is not
-    modelled; else one line pointing at -v); then each check not decided, and why."""
-    lines = []
-    if admission["allowed"]:
-        scope = "admission_scope" if verbose else "admission_scope_brief"
-        lines.append(policy.message(scope, count=len(admission["checked"])))
-    lines.extend(
-        policy.message("admission_not_checked", check=n["check"], why=n["why"])
-        for n in admission["not_checked"]
-    )
-    return lines
-
-
-def admission_json(admission: Admission) -> dict[str, Any]:
-    """The `admission` object of the JSON contracts (docs/json.md)."""
-    return {
-        "allowed": admission.allowed,
-        "message": admission.message,
-        "warnings": list(admission.warnings),
-        "denied_by": admission.denied_by,
-        "warning_checks": list(admission.warning_checks),
-        "checked": list(admission.checked),
-        "not_checked": [{"check": n.check, "why": n.why} for n in admission.not_checked],
-    }

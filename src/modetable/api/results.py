@@ -1,10 +1,10 @@
-"""What select, effective, admit, match and audit answer, as values: the one
-place each command's JSON is built.
+"""What select, effective, admit, match and audit answer, as values.
 
-Each result is frozen and holds the engine's answer; `to_json()` builds, on
+Each result is frozen and holds the engine's answer; `view` is that answer as
+the command shows it (`modetable.views`), and `to_json()` builds from it, on
 every call, the document `modetable COMMAND -o json` prints. The command line
-prints exactly that (and reads its tables from it), so the commands and the
-Python API cannot drift. The builders here take the engine's types (a rules
+prints exactly that (and reads its tables from the same view), so the
+commands and the Python API cannot drift. The builders here take the engine's types (a rules
 `Policy`, a `manifests.Cluster`, a `Manifest`); `modetable/api/decide.py`
 gives them the public ones.
 """
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from modetable.api.arguments import made_by, one_of
-from modetable.engine.modes import Resolution, resolution_json
+from modetable.engine.modes import Resolution
 from modetable.engine.runtimes import InheritanceError, find_named_runtime, runtime_request
 from modetable.errors import ModetableError
-from modetable.inputs.manifests import Cluster, Manifest, Refused, Rejected, runtime_json
-from modetable.rules.policy import Policy, rules_json
+from modetable.inputs.manifests import Cluster, Manifest, Refused, Rejected
+from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
     # Each command imports only the engine it runs (a cold start is measured).
@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from modetable.inputs.baseline import Baseline, BaselineEntry
     from modetable.reports.finding import Finding, ObjectRef
     from modetable.selection import Outcome
+    from modetable.views.admit import AdmitView
+    from modetable.views.audit import AuditItemView, AuditTrailerView, AuditView
+    from modetable.views.effective import EffectiveView
+    from modetable.views.match import MatchView
+    from modetable.views.select import SelectView
 
 __all__ = [
     "AdmitResult",
@@ -50,7 +55,6 @@ __all__ = [
     "namespace_note",
     "refused_result",
     "select_result",
-    "to_plain",
 ]
 
 # A result is made by the function that answers it, never by its caller.
@@ -78,6 +82,12 @@ class _AboutOne:
     def version(self) -> str:
         """The OME release asked for (`v1.3.1`)."""
         return self._policy.release
+
+
+def _document(view: Any) -> dict[str, Any]:
+    from modetable.views.converter import unstructure
+
+    return unstructure(view)
 
 
 # --- select ---------------------------------------------------------------------
@@ -140,11 +150,16 @@ class SelectResult:
         """Each component's running mode."""
         return {name: r.mode for name, r in self._outcome.components.items()}
 
+    @property
+    def view(self) -> SelectView:
+        """The answer as `modetable select` shows it."""
+        from modetable.views.select import SelectView
+
+        return SelectView.of(self._policy, self._outcome)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable select -o json` prints (docs/json.md)."""
-        from modetable.selection import outcome_json
-
-        return {**outcome_json(self._outcome), "rules": rules_json(self._policy)}
+        return _document(self.view)
 
 
 def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectResult:
@@ -190,22 +205,16 @@ class EffectiveResult(_AboutOne):
         """Component → the error OME's reconciler would stop at."""
         return dict(self._effective.reconcile)
 
+    @property
+    def view(self) -> EffectiveView:
+        """The answer as `modetable effective` shows it."""
+        from modetable.views.effective import EffectiveView
+
+        return EffectiveView.of(self._policy, self._isvc, self._effective, self.message)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable effective -o json` prints (docs/json.md)."""
-        found = self._effective
-        return {
-            "isvc": self._isvc.ref,
-            "version": self._policy.release,
-            "runtime": runtime_json(found.runtime),
-            "named": found.named,
-            "components": {
-                name: resolution_json(r, trace=False) for name, r in found.components.items()
-            },
-            "reconcile": dict(found.reconcile),
-            "reconcile_logs": dict(found.logs),
-            "message": self.message,
-            "rules": rules_json(self._policy),
-        }
+        return _document(self.view)
 
 
 def effective_result(
@@ -328,17 +337,16 @@ class AdmitResult(_AboutOne):
         schema, problem by problem (empty unless it is refused)."""
         return self._schema_findings
 
+    @property
+    def view(self) -> AdmitView:
+        """The answer as `modetable admit` shows it."""
+        from modetable.views.admit import AdmitView
+
+        return AdmitView.of(self._policy, self._admission, self._schema_findings)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable admit -o json` prints (docs/json.md)."""
-        from modetable.admission import admission_json
-        from modetable.audit.findings import finding_json
-
-        return {
-            "admission": admission_json(self._admission),
-            "schema_findings": [finding_json(f) for f in self._schema_findings],
-            "version": self._policy.release,
-            "rules": rules_json(self._policy),
-        }
+        return _document(self.view)
 
 
 def admit_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> AdmitResult:
@@ -402,48 +410,20 @@ class MatchResult(_AboutOne):
         command's exit code 0."""
         return bool(self.passing) and not any(m.error for m in self._matched)
 
+    @property
+    def view(self) -> MatchView:
+        """The answer as `modetable match` shows it."""
+        from modetable.views.match import MatchedView, MatchView
+
+        policy = self._policy
+        runtimes = tuple(
+            MatchedView.of(policy, m.runtime, m.named, m.match, m.error) for m in self._matched
+        )
+        return MatchView.of(policy, self._isvc, self._requested, runtimes)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable match -o json` prints (docs/json.md)."""
-        policy = self._policy
-        return {
-            "isvc": self._isvc.ref,
-            "version": policy.release,
-            "requested": {name: resolution_json(r) for name, r in self._requested.items()},
-            "runtimes": [_matched_json(policy, m) for m in self._matched],
-            "rules": rules_json(policy),
-        }
-
-
-def _matched_json(policy: Policy, matched: _Matched) -> dict[str, Any]:
-    runtime = matched.runtime
-    entry: dict[str, Any] = {
-        "name": runtime.name,
-        "kind": runtime.kind,
-        "scope": policy.rules.manifests.scope_labels[runtime.scope],
-        "named": matched.named,
-    }
-    match = matched.match
-    if match is None:
-        reason = matched.error.message if matched.error else None
-        entry.update(result="error", reason=reason, row=None, components={})
-        return entry
-    rejection = match.rejection
-    entry.update(
-        result="pass" if match.passed else "reject",
-        reason=match.reason,
-        row=rejection.row if rejection else None,
-        components={
-            c.component: {
-                "row": c.row,
-                "outcome": c.outcome,
-                "reason": c.reason,
-                "requested": resolution_json(c.requested),
-                "declared": resolution_json(c.declared),
-            }
-            for c in match.components
-        },
-    )
-    return entry
+        return _document(self.view)
 
 
 def match_result(
@@ -515,11 +495,16 @@ class AuditItem:
 
         return worst(self._audited.findings)
 
+    @property
+    def view(self) -> AuditItemView:
+        """The item as `modetable audit` shows it."""
+        from modetable.views.audit import AuditItemView
+
+        return AuditItemView.of(self._audited, candidates=self._candidates)
+
     def to_json(self) -> dict[str, Any]:
         """The item as `modetable audit -o json` prints it in `items` (docs/json.md)."""
-        from modetable.audit.fleet import item_json
-
-        return item_json(self._audited, candidates=self._candidates)
+        return _document(self.view)
 
 
 class AuditRun:
@@ -630,33 +615,17 @@ class AuditRun:
     def item(self, audited: Audited) -> AuditItem:
         return AuditItem(audited=audited, candidates=self.candidates)
 
-    def trailer(self) -> dict[str, Any]:
+    def trailer(self) -> AuditTrailerView:
         """What follows `items` in the JSON: the manifests' findings, the
         summary, the rules (asked for once every item is made)."""
-        from modetable.audit.findings import finding_json
-        from modetable.audit.triage import baseline_entry_json, ignore_json, suppressed_json
+        from modetable.views.audit import AuditTrailerView, BaselineView
 
         if self._waiting:
             raise RuntimeError("an audit's trailer is asked for before its last item")
-
-        summary = self.summary
-        return {
-            "manifest_findings": [finding_json(f) for f in summary.manifest_findings],
-            "manifest_known": [finding_json(f) for f in summary.manifest_known],
-            "manifest_suppressed": [
-                suppressed_json(each, finding_json(each.finding))
-                for each in summary.manifest_suppressed
-            ],
-            "unused_suppressions": [ignore_json(i) for i in self.unused_suppressions()],
-            "baseline": None
-            if self.baseline is None
-            else {
-                "file": self.baseline.file,
-                "fixed": [baseline_entry_json(e) for e in self.fixed_entries()],
-            },
-            "summary": summary.as_json(),
-            "rules": rules_json(self.policy),
-        }
+        baseline = None
+        if self.baseline is not None:
+            baseline = BaselineView.of(self.baseline.file, self.fixed_entries())
+        return AuditTrailerView.of(self.policy, self.summary, self.unused_suppressions(), baseline)
 
     def fixed_entries(self) -> list[BaselineEntry]:
         """The baseline's entries no finding met, of what the audit covers
@@ -721,13 +690,15 @@ class AuditResult:
     """`modetable audit`: every InferenceService audited, and the summary."""
 
     items: tuple[AuditItem, ...] = attrs.field(validator=_made(tuple))
-    _trailer: dict[str, Any] = attrs.field(alias="trailer", repr=False, validator=_made(dict))
+    _trailer: AuditTrailerView = attrs.field(
+        alias="trailer", repr=False, validator=_made("modetable.views.audit:AuditTrailerView")
+    )
     _failing: frozenset[str] = attrs.field(alias="failing", repr=False, validator=_made(frozenset))
 
     @property
     def summary(self) -> dict[str, Any]:
         """The counts (`summary` of the JSON)."""
-        return to_plain(self._trailer["summary"])
+        return _document(self._trailer.summary)
 
     def fails(self, severity: str | None = "error") -> bool:
         """Whether a finding is `severity` or more severe (`error`, `warning`,
@@ -736,9 +707,16 @@ class AuditResult:
 
         return one_of("severity", severity, SEVERITIES) in self._failing
 
+    @property
+    def view(self) -> AuditView:
+        """The audit as `modetable audit` shows it."""
+        from modetable.views.audit import AuditView
+
+        return AuditView(tuple(item.view for item in self.items), self._trailer)
+
     def to_json(self) -> dict[str, Any]:
         """What `modetable audit -o json` prints (docs/json.md)."""
-        return {"items": [item.to_json() for item in self.items], **to_plain(self._trailer)}
+        return _document(self.view)
 
 
 def audit_result(
@@ -794,12 +772,3 @@ def namespace_note(cluster: Cluster, rejected: Sequence[Rejected], namespace: st
     hint = did_you_mean(namespace, [m.namespace for m in cluster.isvcs if m.namespace])
     found = f" ({hint})" if hint else ""
     return f"no InferenceService of namespace {namespace!r} among the manifests{found}"
-
-
-def to_plain(value: Any) -> Any:
-    """A copy of a JSON document (dicts, lists, scalars), nothing shared with it."""
-    if isinstance(value, dict):
-        return {key: to_plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [to_plain(item) for item in value]
-    return value

@@ -32,7 +32,6 @@ from modetable.rules.words import (
     Status,
 )
 from modetable.selection import Outcome
-from modetable.text.shown import escape
 
 __all__ = [
     "Grading",
@@ -41,7 +40,6 @@ __all__ = [
     "described",
     "duplicate_finding",
     "field_place",
-    "finding_json",
     "grading",
     "invalid_finding",
     "move_targets",
@@ -454,36 +452,6 @@ def described(policy: Policy) -> list[tuple[str, str, str, str | None]]:
         (finding_id, kind.description, kind.severity, kind.help)
         for finding_id, kind in _findings_rules(policy).entries()
     ]
-
-
-# --- JSON -----------------------------------------------------------------------
-
-
-def finding_json(finding: Finding) -> dict[str, Any]:
-    where = finding.location
-    return {
-        "severity": finding.severity,
-        "id": finding.id,
-        "message": finding.message,
-        # A file name can hold a newline or bytes that are not UTF-8: shown escaped.
-        "location": {"file": escape(where.file), "line": where.line, "col": where.col},
-        "object": {
-            "kind": finding.object.kind,
-            "namespace": finding.object.namespace,
-            "name": finding.object.name,
-        },
-        "hint": finding.hint,
-        # The other objects' places the finding involves (the model, the runtime).
-        "related": [
-            {
-                "file": escape(r.location.file),
-                "line": r.location.line,
-                "col": r.location.col,
-                "label": r.label,
-            }
-            for r in finding.related
-        ],
-    }
 
 
 def counts(findings: Iterable[Finding]) -> dict[str, int]:

@@ -14,13 +14,12 @@ from modetable.audit.findings import (
     Grading,
     counts,
     deprecated,
-    finding_json,
     grading,
     move_targets,
     outcome_findings,
 )
 from modetable.audit.moves import Hit, find_move, hit_message, scan
-from modetable.audit.triage import Sorted, Suppressed, suppressed_json
+from modetable.audit.triage import Sorted, Suppressed
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, worst
 from modetable.rules.model.modes import ModeMove
@@ -40,11 +39,8 @@ __all__ = [
     "audit_fleet",
     "audit_one",
     "broken_now",
-    "change_json",
     "deprecations",
     "distinct_changes",
-    "identity_json",
-    "item_json",
 ]
 
 # What can be wrong with an InferenceService; any of these makes `audit` exit 1.
@@ -245,53 +241,6 @@ def broken_now(outcome: Outcome, scanner: MoveScanner) -> list[tuple[str, Change
     return found
 
 
-# --- JSON ---------------------------------------------------------------------
-
-
-def change_json(change: Change) -> dict[str, Any]:
-    hit = change.hit
-    return {
-        "in": change.owner,
-        "path": hit.path,
-        "what": hit.what,
-        "name": hit.name,
-        "replacement": hit.replacement,
-        "message": change.message,
-        "at": str(hit.location) if hit.location else None,
-    }
-
-
-def _deprecation_json(deprecation: Deprecation) -> dict[str, Any]:
-    return {
-        "component": deprecation.component,
-        "mode": deprecation.mode,
-        "source": deprecation.source,
-        "replacement": deprecation.replacement,
-        "message": deprecation.message,
-        "changes": [change_json(c) for c in deprecation.changes],
-    }
-
-
-def identity_json(isvc: Manifest) -> dict[str, Any]:
-    return {"namespace": isvc.namespace, "name": isvc.name, "at": str(isvc.location)}
-
-
-def item_json(audited: Audited, *, candidates: bool = False) -> dict[str, Any]:
-    """select's JSON for one InferenceService, with its identity, problems and
-    deprecations; `candidates` only when asked for (a fleet has too many)."""
-    from modetable.selection import outcome_json
-
-    data = {**identity_json(audited.isvc), **outcome_json(audited.outcome)}
-    if not candidates:
-        del data["candidates"]
-    data["problems"] = list(audited.problems)
-    data["deprecations"] = [_deprecation_json(d) for d in audited.deprecations]
-    data["findings"] = [finding_json(f) for f in audited.findings]
-    data["known"] = [finding_json(f) for f in audited.known]
-    data["suppressed"] = [suppressed_json(s, finding_json(s.finding)) for s in audited.suppressed]
-    return data
-
-
 class AuditSummary:
     """The counts at the end of an audit, gathered item by item."""
 
@@ -360,19 +309,3 @@ class AuditSummary:
         if threshold is None:
             return False
         return any(at_least(s, threshold) for s, n in self.findings.items() if n)
-
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "version": self.policy.release,
-            "isvcs": self.isvcs,
-            "ok": self.ok,
-            **self.problems,
-            "deprecated": self.deprecated,
-            "results": dict(sorted(self.results.items())),
-            "modes": {c: dict(sorted(m.items())) for c, m in self.modes.items() if m},
-            "severity": dict(self.severity),
-            "findings": dict(self.findings),
-            "known": dict(self.known),
-            "suppressed": dict(self.suppressed),
-            "fixed": self.fixed,
-        }

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
 from modetable.audit.findings import counts
-from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited
+from modetable.audit.fleet import DENIED, NO_RUNTIME, RUN_FAILURE, Audited, AuditSummary
 from modetable.audit.triage import Suppressed
 from modetable.audit.upgrade import Impact
 from modetable.engine.modes import Resolution
@@ -123,10 +123,9 @@ def _problem_lines(item: Audited) -> list[str]:
 def write_audit(
     policy: Policy,
     items: list[Audited],
-    summary: dict[str, Any],
+    summary: AuditSummary,
     out: TextIO,
     *,
-    manifest_findings: Sequence[Finding] = (),
     manifest_known: Sequence[Finding] = (),
     manifest_suppressed: Sequence[Suppressed] = (),
     fixed: Sequence[BaselineEntry] = (),
@@ -162,7 +161,7 @@ def write_audit(
                 # What the move to the replacement changes, under the deprecation.
                 for change in changes.get(finding.message, ()):
                     out.write(line(f"        {change.message}"))
-    listed = _listed(manifest_findings, manifest_known, manifest_suppressed, verbose)
+    listed = _listed(summary.manifest_findings, manifest_known, manifest_suppressed, verbose)
     if listed:
         out.write("\nManifests:\n")
         for finding, note in listed:
@@ -226,21 +225,21 @@ def _count(number: int, severity: str) -> str:
     return f"{number} {word}"
 
 
-def audit_summary_line(summary: dict[str, Any]) -> str:
+def audit_summary_line(summary: AuditSummary) -> str:
     """`4 InferenceServices (v1.3): 1 ok, 2 with errors, 1 with warnings; findings: ...`."""
-    graded = summary["severity"]
-    parts = [f"{summary['ok']} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
-    found = ", ".join(_count(n, s) for s, n in summary["findings"].items())
+    graded = summary.severity
+    parts = [f"{summary.ok} ok"] + [f"{n} with {_plural(s, n)}" for s, n in graded.items()]
+    found = ", ".join(_count(n, s) for s, n in summary.findings.items())
     text = (
-        f"{counted(summary['isvcs'], 'InferenceService')} ({summary['version']}): "
+        f"{counted(summary.isvcs, 'InferenceService')} ({summary.policy.release}): "
         + ", ".join(parts)
         + f"; findings: {found}"
     )
-    suppressed = ", ".join(_count(n, s) for s, n in summary["suppressed"].items() if n)
+    suppressed = ", ".join(_count(n, s) for s, n in summary.suppressed.items() if n)
     if suppressed:
         text += f"; suppressed: {suppressed}"
-    if summary["fixed"] is not None:  # a baseline was read
-        text += f"; baseline: {sum(summary['known'].values())} known, {summary['fixed']} fixed"
+    if summary.fixed is not None:  # a baseline was read
+        text += f"; baseline: {sum(summary.known.values())} known, {summary.fixed} fixed"
     return text
 
 
@@ -249,12 +248,12 @@ def _plural(severity: str, number: int) -> str:
     return severity if severity == Severity.INFO else f"{severity}s"
 
 
-def write_upgrade(
-    policy: Policy, impacts: list[Impact], summary: dict[str, Any], out: TextIO
-) -> None:
+def write_upgrade(before: Policy, after: Policy, impacts: list[Impact], out: TextIO) -> None:
+    """The InferenceServices that change, a row each, then what changes for each;
+    first the counts (those of the JSON's `summary`)."""
     changed = [i for i in impacts if i.changed]
     components = _components(
-        policy, [o for i in impacts for o in (i.before.outcome, i.after.outcome)]
+        after, [o for i in impacts for o in (i.before.outcome, i.after.outcome)]
     )
     rows = []
     for impact in changed:
@@ -269,12 +268,13 @@ def write_upgrade(
             ]
         )
     headers = ["NAMESPACE", "NAME", "RUNTIME", *(c.upper() for c in components), "IMPACT"]
-    unchanged = summary["unchanged"]
+    unchanged = len(impacts) - len(changed)
     stay = "stays as it is" if unchanged == 1 else "stay as they are"
+    breaking = sum(i.breaking for i in impacts)
     out.write(
-        f"Upgrade {summary['from']} -> {summary['to']}: "
-        f"{counted(summary['isvcs'], 'InferenceService')}, "
-        f"{summary['changed']} change ({summary['breaking']} breaking), "
+        f"Upgrade {before.release} -> {after.release}: "
+        f"{counted(len(impacts), 'InferenceService')}, "
+        f"{len(changed)} change ({breaking} breaking), "
         f"{unchanged} {stay}.\n"
     )
     if rows:

@@ -123,7 +123,7 @@ def as_report(
         rules=tuple(
             Rule(*entry, help_uri=finding_uri(policy, entry[0])) for entry in described(policy)
         ),
-        summary=audit_summary_line(summary.as_json()),
+        summary=audit_summary_line(summary),
         fail_on=fail_on,
         version=__version__,
         rules_used=rules_json(policy),
@@ -160,9 +160,8 @@ def write_report(
         write_audit(
             policy,
             items,
-            summary.as_json(),
+            summary,
             out,
-            manifest_findings=summary.manifest_findings,
             manifest_known=summary.manifest_known,
             manifest_suppressed=summary.manifest_suppressed,
             fixed=fixed,

@@ -36,8 +36,6 @@ __all__ = [
     "baseline_entry",
     "baseline_entry_json",
     "fingerprint",
-    "ignore_json",
-    "suppressed_json",
 ]
 
 # Who suppressed a finding: `--ignore`, the config file, the object's annotation.
@@ -261,32 +259,6 @@ def _read_annotation(
 
 
 # --- JSON -----------------------------------------------------------------------
-
-
-def ignore_json(ignore: Ignore) -> dict[str, Any]:
-    return {
-        "by": ignore.by,
-        "id": ignore.id,
-        "object": ignore.object,
-        "kind": ignore.kind,
-        "reason": ignore.reason,
-        "at": str(ignore.at) if ignore.at is not None else None,
-    }
-
-
-def suppressed_json(suppressed: Suppressed, finding: dict[str, Any]) -> dict[str, Any]:
-    """A suppressed finding's JSON (`finding`, as `finding_json` gives it) with
-    what suppressed it."""
-    ignore = suppressed.ignore
-    return {
-        **finding,
-        "suppressed": {
-            "by": ignore.by,
-            "id": ignore.id,
-            "reason": ignore.reason,
-            "at": str(ignore.at) if ignore.at is not None else None,
-        },
-    }
 
 
 def baseline_entry_json(entry: BaselineEntry) -> dict[str, Any]:

@@ -5,19 +5,15 @@ why, a new problem), what a mode move breaks in the specs, and what stays."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import attrs
 
 from modetable.audit.fleet import (
-    PROBLEMS,
     Audited,
     Change,
     MoveScanner,
     audit_fleet,
-    change_json,
     distinct_changes,
-    identity_json,
 )
 from modetable.audit.moves import find_move
 from modetable.engine.modes import Resolution, Verdict
@@ -30,9 +26,7 @@ __all__ = [
     "ComponentImpact",
     "Impact",
     "UpgradeAnalysis",
-    "impact_json",
     "upgrade_impact",
-    "upgrade_summary_json",
 ]
 
 
@@ -321,92 +315,3 @@ def upgrade_impact(
     new = audit_fleet(after, cluster, candidates=candidates, advance=advance, isvcs=isvcs)
     analysis = UpgradeAnalysis(before, after, cluster)
     return [analysis.impact(b, a) for b, a in zip(old, new, strict=True)]
-
-
-# --- JSON ---------------------------------------------------------------------
-
-
-def _side(resolution: Resolution | None) -> dict[str, Any] | None:
-    return (
-        None if resolution is None else {"mode": resolution.mode, "source": resolution.source_label}
-    )
-
-
-def _runtime_json(audited: Audited) -> dict[str, Any] | None:
-    runtime = audited.outcome.runtime
-    if runtime is None:
-        return None
-    return {"name": runtime.name, "kind": runtime.kind, "named": audited.outcome.named}
-
-
-def impact_json(impact: Impact) -> dict[str, Any]:
-    before, after = impact.before, impact.after
-    return {
-        **identity_json(impact.isvc),
-        "isvc": impact.isvc.ref,
-        "changed": impact.changed,
-        "breaking": impact.breaking,
-        "runtime": {
-            "from": _runtime_json(before),
-            "to": _runtime_json(after),
-            "changed": impact.runtime_changed,
-            "why": list(impact.runtime_why),
-        },
-        "result": {"from": before.outcome.result, "to": after.outcome.result},
-        "message": {"from": before.outcome.message, "to": after.outcome.message},
-        "admission": {
-            "from": before.outcome.admission.message,
-            "to": after.outcome.admission.message,
-        },
-        "problems": {
-            "from": list(before.problems),
-            "to": list(after.problems),
-            "new": list(impact.new_problems),
-            "fixed": list(impact.fixed_problems),
-        },
-        "components": {
-            c.component: {
-                "from": _side(c.before),
-                "to": _side(c.after),
-                "changed": c.changed,
-                "rule_changed": c.rule_changed,
-                "why": list(c.why),
-                "changes": [change_json(change) for change in c.changes],
-                "notes": list(c.notes),
-                "reconcile": {
-                    "from": before.outcome.reconcile.get(c.component),
-                    "to": after.outcome.reconcile.get(c.component),
-                },
-            }
-            for c in impact.components
-        },
-    }
-
-
-def upgrade_summary_json(before: Policy, after: Policy, impacts: list[Impact]) -> dict[str, Any]:
-    moves: dict[str, dict[str, int]] = {}
-    new = dict.fromkeys(PROBLEMS, 0)
-    fixed = dict.fromkeys(PROBLEMS, 0)
-    for impact in impacts:
-        for problem in impact.new_problems:
-            new[problem] += 1
-        for problem in impact.fixed_problems:
-            fixed[problem] += 1
-        for c in impact.components:
-            if c.before is not None and c.after is not None and c.before.mode != c.after.mode:
-                key = f"{c.before.mode} -> {c.after.mode}"
-                moves.setdefault(c.component, {})
-                moves[c.component][key] = moves[c.component].get(key, 0) + 1
-    return {
-        "from": before.release,
-        "to": after.release,
-        "isvcs": len(impacts),
-        "changed": sum(i.changed for i in impacts),
-        "unchanged": sum(not i.changed for i in impacts),
-        "breaking": sum(i.breaking for i in impacts),
-        "runtime_changes": sum(i.runtime_changed for i in impacts),
-        "mode_changes": {c: dict(sorted(m.items())) for c, m in moves.items()},
-        "new_problems": new,
-        "fixed_problems": fixed,
-        "with_changes_to_make": sum(any(c.changes for c in i.components) for i in impacts),
-    }

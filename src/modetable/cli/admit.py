@@ -9,6 +9,7 @@ from modetable.cli.common import (
     Io,
     add_isvc_inputs,
     add_verbose,
+    admission_lines,
     deny_refused,
     isvc_and_cluster,
     load_policy,
@@ -38,9 +39,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
     isvc, cluster = isvc_and_cluster(policy, args, io)
     if isinstance(isvc, Refused):
         return deny_refused(policy, args, io, isvc)
-    verdict = admit_result(policy, cluster, isvc)
+    view = admit_result(policy, cluster, isvc).view
+    verdict = view.admission
     if args.output != "table":
-        dump(verdict.to_json(), args.output, io.stdout)
+        from modetable.views.converter import unstructure
+
+        dump(unstructure(view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
         for warning in verdict.warnings:
@@ -48,10 +52,9 @@ def run(args: argparse.Namespace, io: Io) -> int:
         if verdict.allowed:
             io.stdout.write(line(f"InferenceService {isvc.ref}: allowed"))
         else:
-            io.stdout.write(line(f"InferenceService {isvc.ref}: denied") + line(verdict.message))
-        from modetable.admission import admission_lines
-
-        admission = verdict.to_json()["admission"]
-        for said in admission_lines(policy, admission, verbose=args.verbose):
+            io.stdout.write(
+                line(f"InferenceService {isvc.ref}: denied") + line(verdict.message or "")
+            )
+        for said in admission_lines(policy, verdict, verbose=args.verbose):
             io.stdout.write(line(said))
     return 0 if verdict.allowed else 1

@@ -349,16 +349,19 @@ def _write(
     from modetable.audit.report import write_report
 
     if fmt in ("json", "yaml"):
+        from modetable.views.converter import unstructure
+
         # The items and the rest as the Python API's AuditResult.to_json() gives them.
-        items = (run.item(audited).to_json() for audited in kept)
-        _spooled(out, fmt, items, run.trailer)
+        items = (unstructure(run.item(audited).view) for audited in kept)
+        _spooled(out, fmt, items, lambda: unstructure(run.trailer()))
     elif fmt == HTML_FORMAT:
         from modetable.html.audit_page import audit_page
+        from modetable.views.audit import AuditView
 
-        # The page is drawn from the very data `-o json` prints.
-        listed = [run.item(audited).to_json() for audited in kept]
+        # The page is drawn from the very view `-o json` prints.
+        listed = tuple(run.item(audited).view for audited in kept)
         done()
-        out.write(audit_page({"items": listed, **run.trailer()}))
+        out.write(audit_page(AuditView(listed, run.trailer())))
     else:
         everything = list(kept)
         done()
@@ -414,10 +417,17 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     from modetable.audit.output import write_upgrade
     from modetable.audit.progress import Progress
     from modetable.audit.scope import NamespaceScope
-    from modetable.audit.upgrade import impact_json, upgrade_impact, upgrade_summary_json
+    from modetable.audit.upgrade import upgrade_impact
     from modetable.inputs.checks import check_fields
     from modetable.reports.finding import ObjectRef
-    from modetable.rules.policy import rules_json
+    from modetable.views.converter import unstructure
+    from modetable.views.upgrade import (
+        ComparedRulesView,
+        ImpactView,
+        UpgradeSummaryView,
+        UpgradeTrailerView,
+        UpgradeView,
+    )
 
     ruleset = load_rules(args, io)
     before = policy_at(ruleset, args.from_version, io)
@@ -463,25 +473,26 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
             scope.add(before, cluster, impact.before)
             scope.add(after, cluster, impact.after)
         _warn_duplicates(cluster, scope, io)
-    summary = upgrade_summary_json(before, after, impacts)
-    # Two lines compared: each side's in `from` and `to`, none in `version`.
-    used = {**rules_json(ruleset), "from": before.version, "to": after.version}
+    trailer = UpgradeTrailerView(
+        UpgradeSummaryView.of(before, after, impacts),
+        ComparedRulesView.of(ruleset, before, after),
+    )
     if args.output == "table":
         io.stdout.write(rules_note(ruleset))
-        write_upgrade(after, impacts, summary, io.stdout)
+        write_upgrade(before, after, impacts, io.stdout)
     elif args.output == HTML_FORMAT:
         from modetable.html.audit_page import upgrade_page
 
-        listed = [impact_json(i) for i in impacts]
-        io.stdout.write(upgrade_page({"items": listed, "summary": summary, "rules": used}))
+        listed = tuple(ImpactView.of(i) for i in impacts)
+        io.stdout.write(upgrade_page(UpgradeView(listed, trailer)))
     else:
         _spooled(
             io.stdout,
             args.output,
-            (impact_json(i) for i in impacts),
-            lambda: {"summary": summary, "rules": used},
+            (unstructure(ImpactView.of(i)) for i in impacts),
+            lambda: unstructure(trailer),
         )
-    return 1 if summary["breaking"] else 0
+    return 1 if trailer.summary.breaking else 0
 
 
 def _spooled(

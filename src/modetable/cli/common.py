@@ -8,7 +8,7 @@ import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from modetable.cli.streams import Io
 from modetable.errors import ErrorCode, Location, ModetableError
@@ -19,6 +19,11 @@ from modetable.parsing.yamlio import path_problem
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
 from modetable.text.shown import escape
 
+if TYPE_CHECKING:
+    from modetable.views.common import AdmissionView
+    from modetable.views.effective import EffectiveView
+    from modetable.views.select import SelectView
+
 __all__ = [
     "CI_FORMATS",
     "HTML_FORMAT",
@@ -27,6 +32,7 @@ __all__ = [
     "add_namespaces",
     "add_output",
     "add_verbose",
+    "admission_lines",
     "components_table",
     "covered",
     "deny_refused",
@@ -346,20 +352,35 @@ def _find_isvc(cluster: Cluster, ref: str) -> Manifest | Refused:
     return cluster.refused_isvc(ref) or cluster.find_isvc(ref)
 
 
-def components_table(data: dict[str, Any]) -> str:
+def admission_lines(policy: Policy, admission: AdmissionView, *, verbose: bool) -> list[str]:
+    """What a table says after the verdict: when allowed, by which checks (with
+    `verbose`, and what is not modelled; else one line pointing at -v); then
+    each check not decided, and why."""
+    lines = []
+    if admission.allowed:
+        scope = "admission_scope" if verbose else "admission_scope_brief"
+        lines.append(policy.message(scope, count=len(admission.checked)))
+    lines.extend(
+        policy.message("admission_not_checked", check=n.check, why=n.why)
+        for n in admission.not_checked
+    )
+    return lines
+
+
+def components_table(view: SelectView | EffectiveView) -> str:
     """The COMPONENT / MODE (/ RUN-TIME ERROR) table of select's and effective's
-    JSON: a failure is shown as OME's manager logs it, when the rules say how."""
+    answer: a failure is shown as OME's manager logs it, when the rules say how."""
     from modetable.engine.running import logged
     from modetable.output.render import table
 
-    reconcile, logs = data["reconcile"], data["reconcile_logs"]
+    reconcile, logs = view.reconcile, view.reconcile_logs
     rows = [
         [
             name,
-            f"{component['mode']} ({component['source']})",
+            f"{component.mode} ({component.source})",
             logged(reconcile[name], logs.get(name)) if name in reconcile else "",
         ]
-        for name, component in data["components"].items()
+        for name, component in view.components.items()
     ]
     headers = ["COMPONENT", "MODE", "RUN-TIME ERROR"] if reconcile else ["COMPONENT", "MODE"]
     return table(headers, [row[: len(headers)] for row in rows])

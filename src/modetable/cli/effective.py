@@ -42,23 +42,22 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if isinstance(isvc, Refused):
         return deny_refused(policy, args, io, isvc)
     result = effective_result(policy, cluster, isvc, args.runtime)
-    data = result.to_json()
+    view = result.view
     if args.output != "table":
-        dump(data, args.output, io.stdout)
+        from modetable.views.converter import unstructure
+
+        dump(unstructure(view), args.output, io.stdout)
         return 0
     io.stdout.write(rules_note(policy))
-    runtime = data["runtime"]
+    runtime = view.runtime
     if runtime is None:
-        io.stdout.write(line(f"InferenceService {data['isvc']}: no runtime"))
-        if data["message"]:
-            io.stdout.write(line(data["message"]))
+        io.stdout.write(line(f"InferenceService {view.isvc}: no runtime"))
+        if view.message:
+            io.stdout.write(line(view.message))
     else:
-        how = "named" if data["named"] else ("auto-selected" if result.selected else "not named")
+        how = "named" if view.named else ("auto-selected" if result.selected else "not named")
         io.stdout.write(
-            line(
-                f"InferenceService {data['isvc']}: runtime {runtime['name']} "
-                f"({runtime['kind']}, {how})"
-            )
+            line(f"InferenceService {view.isvc}: runtime {runtime.name} ({runtime.kind}, {how})")
         )
-    io.stdout.write(components_table(data))
+    io.stdout.write(components_table(view))
     return 0

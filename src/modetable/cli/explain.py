@@ -69,15 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.output.render import dump, line, table
-    from modetable.rules.policy import rules_json
-    from modetable.selection.explain import (
-        brief,
-        explain_isvc,
-        explain_model,
-        explanation_json,
-        rows,
-        why,
-    )
+    from modetable.selection.explain import brief, explain_isvc, explain_model, rows, why
     from modetable.selection.rules import selection_rules
 
     policy = load_policy(args, io)
@@ -107,17 +99,10 @@ def run(args: argparse.Namespace, io: Io) -> int:
         if explanation.hint:
             io.stderr.write(line(explanation.hint))
     if args.output != "table":
-        data = explanation_json(policy, explanation)
-        if trace is not None:
-            from modetable.selection.report import check_json
+        from modetable.views.converter import unstructure
+        from modetable.views.explain import ExplainView
 
-            data["why"] = {
-                "name": trace.name,
-                "kind": trace.kind,
-                "checks": [check_json(c) for c in trace.checks],
-            }
-        data["rules"] = rules_json(policy)
-        dump(data, args.output, io.stdout)
+        dump(unstructure(ExplainView.of(policy, explanation, trace)), args.output, io.stdout)
         return 0
     io.stdout.write(rules_note(policy))
     if trace is not None:

@@ -5,7 +5,7 @@ those it passes."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING
 
 from modetable.cli.common import (
     Io,
@@ -17,6 +17,10 @@ from modetable.cli.common import (
 )
 from modetable.inputs.manifests import Manifest, Refused
 from modetable.rules.policy import Policy
+
+if TYPE_CHECKING:
+    from modetable.views.common import ResolutionView
+    from modetable.views.match import MatchView
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -52,65 +56,60 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if isinstance(isvc, Refused):
         return deny_refused(policy, args, io, isvc)
     result = match_result(policy, cluster, isvc, args.runtime)
-    data = result.to_json()
+    view = result.view
     if args.output != "table":
         from modetable.output.render import dump
+        from modetable.views.converter import unstructure
 
-        dump(data, args.output, io.stdout)
+        dump(unstructure(view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print_table(policy, isvc, data, io, explain=args.explain, every=args.all)
+        _print_table(policy, isvc, view, io, explain=args.explain, every=args.all)
     # Negative: no runtime passes, or the named runtime's chain is broken (OME's
     # webhook rejects the InferenceService then, whatever the others do).
     return 0 if result.ok else 1
 
 
 def _print_table(
-    policy: Policy, isvc: Manifest, data: dict[str, Any], io: Io, *, explain: bool, every: bool
+    policy: Policy, isvc: Manifest, view: MatchView, io: Io, *, explain: bool, every: bool
 ) -> None:
     from modetable.output.render import line, table
 
     outcomes = policy.rules.matching.outcomes
     asks = ", ".join(
-        f"{name} {r['mode'] or 'none'}" + (f" ({r['source']})" if r["source"] else "")
-        for name, r in data["requested"].items()
+        f"{name} {r.mode or 'none'}" + (f" ({r.source})" if r.source else "")
+        for name, r in view.requested.items()
     )
     io.stdout.write(line(f"InferenceService {isvc.ref} asks: {asks}"))
-    if not data["runtimes"]:
+    if not view.runtimes:
         io.stdout.write("No runtimes for its namespace or at cluster scope.\n")
         return
-    shown = [
-        entry for entry in data["runtimes"] if every or entry["result"] != "pass" or entry["named"]
-    ]
+    shown = [entry for entry in view.runtimes if every or not entry.passed or entry.named]
     rows = []
     for entry in shown:
-        result = (
-            policy.explanation("chain_broken")
-            if entry["result"] == "error"
-            else outcomes[entry["result"]]
-        )
-        name = entry["name"] + (" (named)" if entry["named"] else "")
-        rows.append([name, entry["scope"], result, entry["row"] or "-", entry["reason"] or "-"])
+        result = policy.explanation("chain_broken") if entry.broken else outcomes[entry.result]
+        name = entry.name + (" (named)" if entry.named else "")
+        rows.append([name, entry.scope, result, entry.row or "-", entry.reason or "-"])
     if rows:
         io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
-    hidden = len(data["runtimes"]) - len(shown)
+    hidden = len(view.runtimes) - len(shown)
     if hidden:
         io.stdout.write(line(_passing(hidden, every_one=not rows)))
     if explain:
         io.stdout.write("\n" + line(f"InferenceService {isvc.ref}:"))
-        for component, side in data["requested"].items():
+        for component, side in view.requested.items():
             io.stdout.write(line(f"  {component}: {_mode(side)}"))
             io.stdout.writelines(_passed_over(side, "    "))
         for entry in shown:
-            io.stdout.write("\n" + line(f"{entry['name']} ({entry['kind']}):"))
-            for component, detail in entry["components"].items():
+            io.stdout.write("\n" + line(f"{entry.name} ({entry.kind}):"))
+            for component, detail in entry.components.items():
                 io.stdout.write(
-                    line(f"  {component}: row {detail['row']}, {outcomes[detail['outcome']]}")
+                    line(f"  {component}: row {detail.row}, {outcomes[detail.outcome]}")
                 )
-                io.stdout.write(line(f"    runtime: {_mode(detail['declared'])}"))
-                io.stdout.writelines(_passed_over(detail["declared"], "      "))
-            if entry["result"] == "error":
-                io.stdout.write(line(f"  {entry['reason']}"))
+                io.stdout.write(line(f"    runtime: {_mode(detail.declared)}"))
+                io.stdout.writelines(_passed_over(detail.declared, "      "))
+            if entry.broken:
+                io.stdout.write(line(f"  {entry.reason}"))
 
 
 def _passing(count: int, *, every_one: bool) -> str:
@@ -123,16 +122,16 @@ def _passing(count: int, *, every_one: bool) -> str:
     return f"{counted} the mode rule; --all lists every runtime."
 
 
-def _mode(side: dict[str, Any]) -> str:
-    """`MODE from SOURCE` (or `none`) of a side of the match's JSON."""
-    source = f" from {side['source']}" if side["source"] else ""
-    return f"{side['mode'] or 'none'}{source}"
+def _mode(side: ResolutionView) -> str:
+    """`MODE from SOURCE` (or `none`) of a side of the match."""
+    source = f" from {side.source}" if side.source else ""
+    return f"{side.mode or 'none'}{source}"
 
 
-def _passed_over(side: dict[str, Any], indent: str) -> list[str]:
+def _passed_over(side: ResolutionView, indent: str) -> list[str]:
     from modetable.output.render import line
 
     return [
-        line(f"{indent}passed over {reading['path']}: {reading['why']}")
-        for reading in side["passed_over"]
+        line(f"{indent}passed over {reading.path}: {reading.why}")
+        for reading in side.passed_over or ()
     ]

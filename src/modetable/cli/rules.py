@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from modetable.authoring.diff import Side
     from modetable.authoring.examples import ExampleRun
     from modetable.rules.find import RulesPath
+    from modetable.views.rules import RulesDiffView
 
-__all__ = ["EXAMPLES", "EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "problem_json", "run"]
+__all__ = ["EXAMPLES", "EXIT_NEGATIVE", "EXIT_OK", "add_arguments", "run"]
 
 EXAMPLES = """\
 examples:
@@ -130,19 +131,22 @@ def _check(args: argparse.Namespace, io: Io) -> int:
         ruleset = RuleSet(rules=rules, file=str(file), document=document, bundled=located.bundled)
         found, runs = _analyse(ruleset)
     found.sort(key=lambda p: (p.location.line or 0, p.location.col or 0) if p.location else (0, 0))
-    findings = [problem_json(problem) for problem in found]
-    errors = sum(f["severity"] == "error" for f in findings)
+    from modetable.views.common import RulesView
+    from modetable.views.rules import ExamplesView, ProblemView, RulesCheckView
+
+    findings = tuple(ProblemView.of(problem) for problem in found)
+    errors = sum(f.severity == "error" for f in findings)
     warnings = len(findings) - errors
     passed = sum(r.passed for r in runs)
-    data = {
-        "file": escape(str(file)),
-        "findings": findings,
-        "examples": {"runs": len(runs), "passed": passed, "failed": len(runs) - passed},
-        "errors": errors,
-        "warnings": warnings,
+    view = RulesCheckView(
+        file=escape(str(file)),
+        findings=findings,
+        examples=ExamplesView(len(runs), passed, len(runs) - passed),
+        errors=errors,
+        warnings=warnings,
         # Every version is analysed: no one line is used.
-        "rules": {"path": str(file), "version": None},
-    }
+        rules=RulesView(path=str(file), version=None),
+    )
     summary = (
         f"{file}: {_count(errors, 'error')}, {_count(warnings, 'warning')}; "
         f"{passed} of {_count(len(runs), 'example run')} passed"
@@ -152,13 +156,13 @@ def _check(args: argparse.Namespace, io: Io) -> int:
 
         write(args.output, _report(file, found, runs, summary, args.strict), io.stdout)
     elif args.output != "table":
-        dump(data, args.output, io.stdout)
+        from modetable.views.converter import unstructure
+
+        dump(unstructure(view), args.output, io.stdout)
     else:
         for f in findings:
-            versions = f" [{', '.join(f['versions'])}]" if f["versions"] else ""
-            io.stdout.write(
-                line(f"{f['at']}: {f['severity']}: {f['code']}{versions}: {f['message']}")
-            )
+            versions = f" [{', '.join(f.versions)}]" if f.versions else ""
+            io.stdout.write(line(f"{f.at}: {f.severity}: {f.code}{versions}: {f.message}"))
         io.stdout.write(line(summary))
     failed = errors > 0 or (args.strict and warnings > 0)
     return EXIT_NEGATIVE if failed else EXIT_OK
@@ -234,17 +238,6 @@ def _placed(problem: Problem, file: Path) -> Problem:
     return problem if problem.location else attrs.evolve(problem, location=Location(str(file)))
 
 
-def problem_json(problem: Problem) -> dict[str, Any]:
-    """A finding or a load error, as `rules check -o json` shows it (docs/json.md)."""
-    return {
-        "code": str(problem.code),
-        "severity": problem.severity,
-        "at": str(problem.location),
-        "versions": list(problem.versions),
-        "message": problem.message,
-    }
-
-
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
@@ -263,7 +256,9 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     from modetable.cli.common import policy_at
     from modetable.output.render import dump
     from modetable.rules.find import named_by
-    from modetable.rules.policy import load_ruleset, rules_json
+    from modetable.rules.policy import load_ruleset
+    from modetable.views.common import RulesView
+    from modetable.views.rules import ComparisonView, DiffRulesView, RulesDiffView, SectionView
 
     located = _rules_file(args, io)
     said: set[str] = set()
@@ -293,45 +288,48 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
             _compare(f"{other.file} ({was.version})", was, f"{ruleset.file} ({now.version})", now)
             for was, now in pairs
         ]
-        used = {
-            **rules_json(ruleset),
-            "version": pairs[0][1].version if named is not None else None,
-            "against": other.file,
-        }
+        used = DiffRulesView(
+            path=RulesView.of(ruleset).path,
+            version=pairs[0][1].version if named is not None else None,
+            against=other.file,
+        )
     else:
         if len(args.versions) != 2:
             raise ModetableError("name two versions to compare (or one with --against FILE)")
         was, now = (policy_at(ruleset, v, io) for v in args.versions)
         comparisons = [_compare(was.release, was, now.release, now)]
-        used = {**rules_json(ruleset), "from": was.version, "to": now.version}
+        used = DiffRulesView(
+            path=RulesView.of(ruleset).path, version=None, before=was.version, after=now.version
+        )
     changed = bool(only_before or only_after) or any(
         section.changes for c in comparisons for section in c.sections
     )
     if args.output != "table":
         last = comparisons[-1] if comparisons else None
-        data = {
+        shown = tuple(
+            ComparisonView(
+                c.before.label, c.after.label, tuple(SectionView.of(s) for s in c.sections)
+            )
+            for c in comparisons
+        )
+        view = RulesDiffView(
             # The last (newest) comparison, as before every version was compared.
-            "before": last.before.label if last else None,
-            "after": last.after.label if last else None,
-            "sections": _sections_json(last.sections) if last else [],
-            "comparisons": [
-                {
-                    "before": c.before.label,
-                    "after": c.after.label,
-                    "sections": _sections_json(c.sections),
-                }
-                for c in comparisons
-            ],
-            "only_before": only_before,
-            "only_after": only_after,
-            "rules": used,
-        }
+            before=last.before.label if last else None,
+            after=last.after.label if last else None,
+            sections=shown[-1].sections if shown else (),
+            comparisons=shown,
+            only_before=tuple(only_before),
+            only_after=tuple(only_after),
+            rules=used,
+        )
         if args.output == HTML_FORMAT:
             if last is None:
                 raise ModetableError("no version is in both files: nothing to draw")
-            _diff_html(data, last.before, last.after, io)
+            _diff_html(view, last.before, last.after, io)
         else:
-            dump(data, args.output, io.stdout)
+            from modetable.views.converter import unstructure
+
+            dump(unstructure(view), args.output, io.stdout)
     else:
         from modetable.cli.common import rules_note
 
@@ -352,14 +350,14 @@ def _diff(args: argparse.Namespace, io: Io) -> int:
     return EXIT_NEGATIVE if changed else EXIT_OK
 
 
-def _diff_html(data: dict[str, Any], before: Side, after: Side, io: Io) -> None:
-    """The JSON's data as a page, led by the matching matrix with its changed cells."""
+def _diff_html(view: RulesDiffView, before: Side, after: Side, io: Io) -> None:
+    """The diff's view as a page, led by the matching matrix with its changed cells."""
     from modetable.html.diff_page import diff_page
     from modetable.html.matrix import diff_matrix_html, matrix_style
 
     caption = f"Matching under {after.label}, changes from {before.label} marked"
     matrix = diff_matrix_html(before.policy, after.policy, caption)
-    io.stdout.write(diff_page(data, matrix, style=matrix_style()))
+    io.stdout.write(diff_page(view, matrix, style=matrix_style()))
 
 
 def _shared_versions(before: RuleSet, after: RuleSet) -> tuple[list[str], list[str], list[str]]:
@@ -382,26 +380,6 @@ def _compare(before_label: str, before: Any, after_label: str, after: Any) -> _C
 
     was, now = Side(before_label, before), Side(after_label, after)
     return _Comparison(was, now, diff(was, now))
-
-
-def _sections_json(sections: list[Any]) -> list[dict[str, Any]]:
-    return [
-        {
-            "title": s.title,
-            "inputs": list(s.inputs),
-            "combinations": s.combinations,
-            "changes": [
-                {
-                    "inputs": dict(zip(s.inputs, c.inputs, strict=True)),
-                    "before": c.before,
-                    "after": c.after,
-                    "why": c.why,
-                }
-                for c in s.changes
-            ],
-        }
-        for s in sections
-    ]
 
 
 def _print_comparison(comparison: _Comparison, io: Io) -> None:

@@ -4,11 +4,13 @@ with admission, events, conditions and each component's running mode."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from modetable.cli.common import (
     Io,
     add_isvc_inputs,
     add_verbose,
+    admission_lines,
     components_table,
     deny_refused,
     isvc_and_cluster,
@@ -17,6 +19,9 @@ from modetable.cli.common import (
 )
 from modetable.inputs.manifests import Refused
 from modetable.rules.policy import Policy
+
+if TYPE_CHECKING:
+    from modetable.views.select import SelectView
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -41,45 +46,46 @@ def run(args: argparse.Namespace, io: Io) -> int:
     if isinstance(isvc, Refused):
         return deny_refused(policy, args, io, isvc)
     result = select_result(policy, cluster, isvc)
-    data = result.to_json()
+    view = result.view
     if args.output != "table":
-        dump(data, args.output, io.stdout)
+        from modetable.views.converter import unstructure
+
+        dump(unstructure(view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
-        _print(policy, data, io, verbose=args.verbose)
+        _print(policy, view, io, verbose=args.verbose)
     # A virtual InferenceService needs no runtime: OME marks it Ready.
     return 0 if result.runtime is not None or result.virtual else 1
 
 
-def _print(policy: Policy, data: dict, io: Io, *, verbose: bool) -> None:
-    from modetable.admission import admission_lines
+def _print(policy: Policy, view: SelectView, io: Io, *, verbose: bool) -> None:
     from modetable.output.render import line, table
 
     out = io.stdout
-    runtime = data["runtime"]
+    runtime = view.runtime
     if runtime is None:
-        out.write(line(f"InferenceService {data['isvc']}: no runtime ({data['version']})"))
+        out.write(line(f"InferenceService {view.isvc}: no runtime ({view.version})"))
     else:
-        how = "named" if data["named"] else "auto-selected"
+        how = "named" if view.named else "auto-selected"
         out.write(
             line(
-                f"InferenceService {data['isvc']}: runtime {runtime['name']} "
-                f"({runtime['kind']}, {how}, {data['version']})"
+                f"InferenceService {view.isvc}: runtime {runtime.name} "
+                f"({runtime.kind}, {how}, {view.version})"
             )
         )
-    if data["message"]:
-        out.write(line(data["message"]))
-    out.writelines(line(text) for text in _cause_lines(data))
-    if data["lookup"]:
-        out.write(line(f"Model: {data['lookup']}"))
-    admission = data["admission"]
+    if view.message:
+        out.write(line(view.message))
+    out.writelines(line(text) for text in _cause_lines(view))
+    if view.lookup:
+        out.write(line(f"Model: {view.lookup}"))
+    admission = view.admission
     out.write("\n")
-    for warning in admission["warnings"]:
+    for warning in admission.warnings:
         out.write(line(f"Warning: {warning}"))
-    if admission["allowed"]:
+    if admission.allowed:
         out.write("Admission: allowed\n")
     else:
-        out.write("Admission: denied\n" + line(admission["message"]))
+        out.write("Admission: denied\n" + line(admission.message or ""))
     for said in admission_lines(policy, admission, verbose=verbose):
         out.write(line(said))
     webhook = policy.rules.runtime_admission
@@ -88,31 +94,28 @@ def _print(policy: Policy, data: dict, io: Io, *, verbose: bool) -> None:
         # (without -v, the line above points at them when allowed; else this one).
         if verbose:
             out.write(line(policy.message(webhook.not_modelled)))
-        elif not admission["allowed"]:
+        elif not admission.allowed:
             out.write(line(policy.message("not_modelled_brief")))
-    if data["events"]:
+    if view.events:
         out.write("\n")
-        rows = [[e["type"], e["reason"], e["message"]] for e in data["events"]]
+        rows = [[e.type, e.reason, e.message] for e in view.events]
         out.write(table(["TYPE", "REASON", "MESSAGE"], rows))
-    if data["conditions"]:
+    if view.conditions:
         out.write("\n")
-        rows = [
-            [c["type"], c["status"], c["reason"], c["message"] or "-"] for c in data["conditions"]
-        ]
+        rows = [[c.type, c.status, c.reason, c.message or "-"] for c in view.conditions]
         out.write(table(["CONDITION", "STATUS", "REASON", "MESSAGE"], rows))
-    if data["components"]:
+    if view.components:
         out.write("\n")
-        out.write(components_table(data))
+        out.write(components_table(view))
 
 
-def _cause_lines(data: dict) -> list[str]:
+def _cause_lines(view: SelectView) -> list[str]:
     """The object to fix when it is the model or a runtime, and what to do
-    (select's JSON `cause`, `hint`)."""
+    (select's `cause`, `hint`)."""
     lines = []
-    cause = data.get("cause")
+    cause = view.cause
     if cause:
-        ref = f"{cause['namespace']}/{cause['name']}" if cause["namespace"] else cause["name"]
-        lines.append(f"Cause: {cause['kind']} {ref} ({cause['at']})")
-    if data.get("hint"):
-        lines.append(data["hint"])
+        lines.append(f"Cause: {cause.kind} {cause.ref} ({cause.at})")
+    if view.hint:
+        lines.append(view.hint)
     return lines

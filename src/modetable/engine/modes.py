@@ -21,7 +21,7 @@ from modetable.rules.policy import Policy, SourcePlan
 from modetable.rules.words import Counts, SourceObject
 from modetable.versions import describe_range
 
-__all__ = ["Objects", "Reading", "Resolution", "Verdict", "resolution_json", "resolve"]
+__all__ = ["Objects", "Reading", "Resolution", "Verdict", "resolve"]
 
 
 class Verdict(StrEnum):
@@ -213,23 +213,3 @@ def _shown(value: str) -> str:
     if value and value == value.strip() and value.isprintable():
         return value
     return json.dumps(value, ensure_ascii=False)
-
-
-def _reading_json(reading: Reading) -> dict[str, Any]:
-    """A source's reading as the JSON contracts show it (docs/json.md)."""
-    return {
-        "source": reading.source_label,
-        "path": reading.path,
-        "value": reading.value,
-        "verdict": str(reading.verdict),  # the word itself: JSON holds text
-        "why": reading.why,
-        **({"at": str(reading.location)} if reading.location else {}),
-    }
-
-
-def resolution_json(resolution: Resolution, *, trace: bool = True) -> dict[str, Any]:
-    """`{"mode", "source"}`, with the sources passed over when `trace`."""
-    data: dict[str, Any] = {"mode": resolution.mode, "source": resolution.source_label}
-    if trace:
-        data["passed_over"] = [_reading_json(r) for r in resolution.passed_over]
-    return data

@@ -1,9 +1,10 @@
 """The audit as one page: the summary as counts and bars, then every
 InferenceService in a table that sorts, filters and opens to its details.
 
-A pure function of the audit's JSON (what `audit -o json` or `audit --from V
--o json` prints): the counts are the summary's own, every row is an item, and
-no number on the page is one the JSON does not hold (bars are drawn to the
+A pure function of the audit's view (what `audit -o json` or `audit --from V
+-o json` prints, `views.audit.AuditView`, `views.upgrade.UpgradeView`): the
+counts are the summary's own, every row is an item, and no number on the
+page is one the JSON does not hold (bars are drawn to the
 summary's counts; a row's finding count is the length of its list).
 
 The summary and the rows are HTML and read without JavaScript. What a row
@@ -28,16 +29,34 @@ the widest.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from modetable.engine.running import logged
 from modetable.html.markup import asset, element, json_island, page, text, visible
 from modetable.output.render import counted
 
+if TYPE_CHECKING:
+    from modetable.views.audit import (
+        AuditItemView,
+        AuditSummaryView,
+        AuditView,
+        IdentityView,
+        SuppressedByView,
+    )
+    from modetable.views.common import CandidateView, ResolutionView
+    from modetable.views.findings import FindingObjectView, FindingView, LocationView, RelatedView
+    from modetable.views.upgrade import (
+        ComponentImpactView,
+        ImpactView,
+        UpgradeRuntimeView,
+        UpgradeSummaryView,
+        UpgradeView,
+    )
+
 __all__ = ["audit_page", "upgrade_page"]
 
-# The problem counts of an audit's summary, in the order the JSON gives them.
-_PROBLEMS = ("denied", "no_runtime", "run_failure")
 _OK = "ok"
 _NONE = "-"
 _NO_MODE = "no mode"
@@ -65,21 +84,15 @@ def _arrow(before: str, after: str) -> str:
     return before if before == after else f"{before} → {after}"
 
 
-def _location(location: dict[str, Any] | None) -> str:
-    if not location:
-        return _NONE
-    place = location.get("file") or ""
-    for part in ("line", "col"):
-        if location.get(part) is not None:
-            place += f":{location[part]}"
-    return place
+def _location(location: LocationView | RelatedView) -> str:
+    return f"{location.file}:{location.line}:{location.col}"
 
 
-def _object(obj: dict[str, Any] | None) -> str:
-    if not obj or obj.get("name") is None:
+def _object(obj: FindingObjectView) -> str:
+    if obj.name is None:
         return _NONE
-    ref = f"{obj['namespace']}/{obj['name']}" if obj.get("namespace") else obj["name"]
-    return f"{obj.get('kind') or ''} {ref}"
+    ref = f"{obj.namespace}/{obj.name}" if obj.namespace else obj.name
+    return f"{obj.kind or ''} {ref}"
 
 
 def _shown(value: Any) -> str:
@@ -127,13 +140,8 @@ def _bars(caption: str, entries: Sequence[tuple[str, int, str, str]], chart: str
     )
 
 
-def _rules_line(rules: dict[str, Any] | None) -> str:
-    if not rules:
-        return ""
-    version = rules.get("version")
-    if version is None and rules.get("from") is not None:
-        version = f"{rules['from']} and {rules['to']}"
-    return f"Rules: {_code(rules.get('path'))}, version {text(version)}."
+def _rules_line(path: str, version: str | None) -> str:
+    return f"Rules: {_code(path)}, version {text(version)}."
 
 
 def _summary_section(parts: list[str]) -> str:
@@ -322,9 +330,8 @@ def _cut(value: Any, ref: str) -> Any:
     return value
 
 
-def _detail(item: dict[str, Any], sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    ref = f"{item.get('namespace')}/{item.get('name')}"
-    return _cut(sections, ref)
+def _detail(item: IdentityView, sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return _cut(sections, f"{item.namespace}/{item.name}")
 
 
 def _section(title: str, **content: Any) -> dict[str, Any]:
@@ -337,17 +344,17 @@ def _covered(message: str | None, said: list[str]) -> bool:
     return message is None or any(message in text for text in said)
 
 
-def _candidate_row(candidate: dict[str, Any]) -> list[str]:
+def _candidate_row(candidate: CandidateView) -> list[str]:
     return [
-        candidate["name"],
-        _shown(candidate.get("kind")),
-        _shown(candidate.get("scope")),
-        "yes" if candidate.get("compatible") else "no",
-        _shown(candidate.get("reason")),
-        _shown(candidate.get("check")),
-        _shown(candidate.get("priority")),
-        _shown(candidate.get("weight")),
-        _shown(candidate.get("score")),
+        candidate.name,
+        _shown(candidate.kind),
+        _shown(candidate.scope),
+        "yes" if candidate.compatible else "no",
+        _shown(candidate.reason),
+        _shown(candidate.check),
+        _shown(candidate.priority),
+        _shown(candidate.weight),
+        _shown(candidate.score),
     ]
 
 
@@ -389,57 +396,55 @@ _KINDS = {
 }
 
 
-def _findings_table(findings: list[dict[str, Any]]) -> dict[str, Any]:
+def _findings_table(findings: Sequence[FindingView]) -> dict[str, Any]:
     return {
         "kind": "findings",
         "rows": [
             [
-                f["severity"],
-                f["id"],
-                f["message"] + (f" ({f['hint']})" if f.get("hint") else ""),
-                _object(f.get("object")),
-                _location(f.get("location"))
-                + "".join(f"; see {r['label']} at {_location(r)}" for r in f.get("related") or ()),
+                f.severity,
+                f.id,
+                f.message + (f" ({f.hint})" if f.hint else ""),
+                _object(f.object),
+                _location(f.location)
+                + "".join(f"; see {r.label} at {_location(r)}" for r in f.related),
             ]
             for f in findings
         ],
     }
 
 
-def _why(suppressed: dict[str, Any]) -> str:
+def _why(suppressed: SuppressedByView) -> str:
     """What suppressed a finding: `suppressed by --ignore ID`, or its place and reason."""
-    if suppressed.get("at") is None:
-        return f"suppressed by --ignore {suppressed.get('id')}"
-    return f"suppressed by {suppressed['at']}: {suppressed.get('reason')}"
+    if suppressed.at is None:
+        return f"suppressed by --ignore {suppressed.id}"
+    return f"suppressed by {suppressed.at}: {suppressed.reason}"
 
 
-def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
-    findings = item.get("findings") or []
-    said = [f["message"] for f in findings]
+def _audit_detail(item: AuditItemView) -> list[dict[str, Any]]:
+    findings, outcome = item.findings, item.outcome
+    said = [f.message for f in findings]
     sections = [
         _section("Findings", table=_findings_table(findings))
         if findings
         else _section("Findings", text=["No finding."])
     ]
-    known = item.get("known") or []
-    if known:
-        sections.append(_section("Known: in the baseline", table=_findings_table(known)))
-    suppressed = item.get("suppressed") or []
-    if suppressed:
+    if item.known:
+        sections.append(_section("Known: in the baseline", table=_findings_table(item.known)))
+    if item.suppressed:
         sections.append(
             _section(
                 "Suppressed",
                 table=_findings_table(
                     [
-                        {**f, "message": f"{f['message']} ({_why(f['suppressed'])})"}
-                        for f in suppressed
+                        attrs.evolve(
+                            s.finding, message=f"{s.finding.message} ({_why(s.suppressed)})"
+                        )
+                        for s in item.suppressed
                     ]
                 ),
             )
         )
-    reconcile = item.get("reconcile") or {}
-    logs = item.get("reconcile_logs") or {}
-    components = item.get("components") or {}
+    reconcile, logs = outcome.reconcile, outcome.reconcile_logs
     sections.append(
         _section(
             "Components",
@@ -448,53 +453,51 @@ def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
                 "rows": [
                     [
                         name,
-                        c.get("mode") or _NO_MODE,
-                        _shown(c.get("source")),
+                        c.mode or _NO_MODE,
+                        _shown(c.source),
                         _shown(
                             logged(reconcile[name], logs.get(name)) if name in reconcile else None
                         ),
                     ]
-                    for name, c in components.items()
+                    for name, c in outcome.components.items()
                 ],
             },
         )
     )
-    for deprecation in item.get("deprecations") or []:
+    for deprecation in item.deprecations:
         sections.append(
             _section(
                 "Deprecation",
-                text=[deprecation["message"]],
-                list=[c["message"] for c in deprecation.get("changes") or []],
+                text=[deprecation.message],
+                list=[c.message for c in deprecation.changes],
             )
         )
-    outcome = [f"Result: {item.get('result')}."]
-    admission = item.get("admission") or {}
-    if not _covered(item.get("message"), said):
-        outcome.append(f"Why no runtime: {item['message']}")
-    if admission.get("allowed") is False and not _covered(admission.get("message"), said):
-        outcome.append(f"Denied: {admission['message']}")
-    outcome += [
-        f"Admission warning: {w}" for w in admission.get("warnings") or [] if not _covered(w, said)
-    ]
-    outcome.append(f"Written at {item.get('at')}.")
-    sections.append(_section("Outcome", text=outcome))
+    shown = [f"Result: {outcome.result}."]
+    admission = outcome.admission
+    if not _covered(outcome.message, said):
+        shown.append(f"Why no runtime: {outcome.message}")
+    if admission.allowed is False and not _covered(admission.message, said):
+        shown.append(f"Denied: {admission.message}")
+    shown += [f"Admission warning: {w}" for w in admission.warnings if not _covered(w, said)]
+    shown.append(f"Written at {item.identity.at}.")
+    sections.append(_section("Outcome", text=shown))
     candidates = []
-    if item.get("named_check"):
+    if outcome.named_check:
         candidates.append(
             _section(
                 "The named runtime's own checks",
-                table={"kind": "candidates", "rows": [_candidate_row(item["named_check"])]},
+                table={"kind": "candidates", "rows": [_candidate_row(outcome.named_check)]},
             )
         )
-    if "candidates" not in item:
+    if outcome.candidates is None:
         pass  # the page says once how to list them
-    elif item["candidates"]:
+    elif outcome.candidates:
         candidates.append(
             _section(
                 "Candidates, in the order OME ranks them",
                 table={
                     "kind": "candidates",
-                    "rows": [_candidate_row(c) for c in item["candidates"]],
+                    "rows": [_candidate_row(c) for c in outcome.candidates],
                 },
             )
         )
@@ -508,45 +511,43 @@ def _audit_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _audit_row(
     index: int,
-    item: dict[str, Any],
+    item: AuditItemView,
     components: list[str],
     order: list[str],
     choices: dict[str, _Choices],
 ) -> str:
-    findings = item.get("findings") or []
-    found = {f["severity"] for f in findings}
+    findings, outcome, identity = item.findings, item.outcome, item.identity
+    found = {f.severity for f in findings}
     worst = next((s for s in order if s in found), None)
     severity = worst or _OK
-    runtime = item.get("runtime")
-    runtime_name = runtime["name"] if runtime else None
-    modes = item.get("components") or {}
+    runtime_name = outcome.runtime.name if outcome.runtime else None
+    modes = outcome.components
     data = {
-        "data_ns": choices["ns"].number(item.get("namespace") or ""),
+        "data_ns": choices["ns"].number(identity.namespace or ""),
         "data_sev": choices["sev"].number(severity),
-        "data_out": choices["out"].number(str(item.get("result"))),
-        "data_fid": choices["fid"].numbers_of((f["id"], f["id"]) for f in findings),
+        "data_out": choices["out"].number(str(outcome.result)),
+        "data_fid": choices["fid"].numbers_of((f.id, f.id) for f in findings),
         "data_rt": choices["rt"].number(runtime_name or "", runtime_name or "(none)"),
         "data_mode": choices["mode"].numbers_of(
-            (f"{c}\0{modes[c].get('mode') or ''}", f"{c}: {modes[c].get('mode') or _NO_MODE}")
-            for c in modes
+            (f"{c}\0{modes[c].mode or ''}", f"{c}: {modes[c].mode or _NO_MODE}") for c in modes
         ),
     }
     runtime_text = _NONE
     if runtime_name is not None:
-        runtime_text = text(runtime_name) + (" (named)" if item.get("named") else "")
+        runtime_text = text(runtime_name) + (" (named)" if outcome.named else "")
     cells = [
-        _cell(text(item.get("namespace") or "")),
-        _name_cell(str(item.get("name"))),
+        _cell(text(identity.namespace or "")),
+        _name_cell(str(identity.name)),
         _cell(runtime_text),
-        _cell(_id(item.get("result"), "span")),
+        _cell(_id(outcome.result, "span")),
     ]
     for component in components:
         resolution = modes.get(component)
         if resolution is None:
             cells.append(_cell(_NONE))
             continue
-        mode = resolution.get("mode") or _NO_MODE
-        source = resolution.get("source") or ""
+        mode = resolution.mode or _NO_MODE
+        source = resolution.source or ""
         cells.append(_cell(f'{text(mode)}<span class="src">{text(source)}</span>'))
     rank = order.index(worst) if worst in order else len(order)
     cells.append(
@@ -556,14 +557,13 @@ def _audit_row(
     return _row(index, cells, data)
 
 
-def _accepted(summary: dict[str, Any], order: list[str]) -> str:
+def _accepted(summary: AuditSummaryView, order: list[str]) -> str:
     """The findings accepted (suppressed, known by the baseline) and the baseline's
     entries fixed, counted by severity: folded, open when there are any."""
-    suppressed = summary.get("suppressed") or {}
-    known = summary.get("known") or {}
+    suppressed, known = summary.suppressed, summary.known
     entries = [(f"{s} suppressed", suppressed.get(s, 0), f"suppressed.{s}") for s in order]
     entries += [(f"{s} known", known.get(s, 0), f"known.{s}") for s in order]
-    fixed = summary.get("fixed")
+    fixed = summary.fixed
     if fixed is not None:
         entries.append(("baseline entries fixed", fixed, "fixed"))
     counts = (sum(suppressed.values()), sum(known.values()))
@@ -576,13 +576,13 @@ def _accepted(summary: dict[str, Any], order: list[str]) -> str:
     )
 
 
-def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, Any]]) -> str:
-    order = list(summary.get("findings") or {})  # the severities, most severe first
-    totals = [("InferenceServices", summary["isvcs"], "isvcs"), (_OK, summary[_OK], _OK)]
-    totals += [(_words(p), summary[p], p) for p in _PROBLEMS if p in summary]
-    totals.append(("run a deprecated mode", summary["deprecated"], "deprecated"))
-    findings = summary.get("findings") or {}
-    by_worst = summary.get("severity") or {}
+def _audit_summary(summary: AuditSummaryView, manifest_findings: Sequence[FindingView]) -> str:
+    order = list(summary.findings)  # the severities, most severe first
+    totals = [("InferenceServices", summary.isvcs, "isvcs"), (_OK, summary.ok, _OK)]
+    totals += [(_words(p), n, p) for p, n in summary.problems.items()]
+    totals.append(("run a deprecated mode", summary.deprecated, "deprecated"))
+    findings = summary.findings
+    by_worst = summary.severity
     parts = [
         _counts(totals),
         _bars(
@@ -593,11 +593,11 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
         _bars(
             "InferenceServices by their most severe finding",
             [(text(s), by_worst.get(s, 0), f"sev-{s}", f"severity.{s}") for s in order]
-            + [(_OK, summary[_OK], f"sev-{_OK}", _OK)],
+            + [(_OK, summary.ok, f"sev-{_OK}", _OK)],
             "severity",
         ),
     ]
-    for component, counts in (summary.get("modes") or {}).items():
+    for component, counts in summary.modes.items():
         entries = [
             (_code(mode) if mode else text(_NO_MODE), n, "mode", f"modes.{component}.{mode}")
             for mode, n in counts.items()
@@ -605,11 +605,10 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
         parts.append(
             _bars(f"{component}: InferenceServices by running mode", entries, f"modes.{component}")
         )
-    results = summary.get("results") or {}
     parts.append(
         _bars(
             "InferenceServices by outcome",
-            [(_id(r), n, "result", f"results.{r}") for r, n in results.items()],
+            [(_id(r), n, "result", f"results.{r}") for r, n in summary.results.items()],
             "results",
         )
     )
@@ -619,10 +618,10 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
             element(
                 "tr",
                 [
-                    element("td", text(f["severity"])),
-                    element("td", _id(f["id"])),
-                    element("td", text(f["message"])),
-                    element("td", _code(_location(f.get("location")))),
+                    element("td", text(f.severity)),
+                    element("td", _id(f.id)),
+                    element("td", text(f.message)),
+                    element("td", _code(_location(f.location))),
                 ],
             )
             for f in manifest_findings
@@ -642,12 +641,12 @@ def _audit_summary(summary: dict[str, Any], manifest_findings: list[dict[str, An
     return _summary_section(parts)
 
 
-def audit_page(document: dict[str, Any]) -> str:
-    """The page for an audit: `document` is what `modetable audit -o json` prints."""
-    summary = document["summary"]
-    items = document["items"]
-    order = list(summary.get("findings") or {})
-    components = list(summary.get("modes") or {})
+def audit_page(audit: AuditView) -> str:
+    """The page for an audit: what `modetable audit -o json` prints, as its view."""
+    summary = audit.trailer.summary
+    items = audit.items
+    order = list(summary.findings)
+    components = list(summary.modes)
     choices = {
         "ns": _Choices("ns", "Namespace"),
         "sev": _Choices("sev", "Severity", by_name=False),
@@ -660,20 +659,21 @@ def audit_page(document: dict[str, Any]) -> str:
         choices["sev"].number(severity)
     bodies = [_audit_row(i, item, components, order, choices) for i, item in enumerate(items)]
     columns = ["Namespace", "Name", "Runtime", "Outcome", *components, "Severity", "Findings"]
-    version = summary.get("version")
+    version = summary.version
     title = f"modetable audit ({version})"
+    rules = audit.trailer.rules
     body = [
         element("h1", text(title)),
         element(
             "p",
-            f"{counted(summary['isvcs'], 'InferenceService')} under OME {text(version)}. "
-            + _rules_line(document.get("rules")),
+            f"{counted(summary.isvcs, 'InferenceService')} under OME {text(version)}. "
+            + _rules_line(rules.path, rules.version),
             class_="meta",
         ),
-        _audit_summary(summary, document.get("manifest_findings") or []),
+        _audit_summary(summary, audit.trailer.manifest_findings),
         element("h2", "InferenceServices", id="rows"),
         _noscript(),
-        _left_out(len(items), summary["isvcs"]),
+        _left_out(len(items), summary.isvcs),
         _controls(choices.values(), len(items)),
         _candidates_note(items),
         _table(
@@ -684,7 +684,9 @@ def audit_page(document: dict[str, Any]) -> str:
             "candidates.",
         ),
     ]
-    return _page(title, columns, body, [_detail(item, _audit_detail(item)) for item in items])
+    return _page(
+        title, columns, body, [_detail(item.identity, _audit_detail(item)) for item in items]
+    )
 
 
 def _left_out(rows: int, audited: int) -> str:
@@ -700,8 +702,8 @@ def _left_out(rows: int, audited: int) -> str:
     )
 
 
-def _candidates_note(items: list[dict[str, Any]]) -> str:
-    if any("candidates" in item for item in items):
+def _candidates_note(items: Sequence[AuditItemView]) -> str:
+    if any(item.outcome.candidates is not None for item in items):
         return ""
     return element(
         "p",
@@ -723,81 +725,85 @@ def _noscript() -> str:
 # --- an upgrade --------------------------------------------------------------
 
 
-def _side_runtime(side: dict[str, Any] | None) -> str:
+def _side_runtime(side: UpgradeRuntimeView | None) -> str:
     if not side:
         return _NONE
-    return side["name"] + (" (named)" if side.get("named") else "")
+    return side.name + (" (named)" if side.named else "")
 
 
-def _side_mode(side: dict[str, Any] | None) -> str:
+def _side_mode(side: ResolutionView | None) -> str:
     if side is None:
         return _NONE
-    return side.get("mode") or _NO_MODE
+    return side.mode or _NO_MODE
 
 
-def _move(component: dict[str, Any]) -> str | None:
+def _side_source(side: ResolutionView | None) -> str:
+    return _shown(side.source if side else None)
+
+
+def _move(component: ComponentImpactView) -> str | None:
     """The move `summary.mode_changes` counts this component under, if any."""
-    before, after = component.get("from"), component.get("to")
-    if before is None or after is None or before.get("mode") == after.get("mode"):
+    before, after = component.before, component.after
+    if before is None or after is None or before.mode == after.mode:
         return None
-    return f"{before.get('mode')} -> {after.get('mode')}"
+    return f"{before.mode} -> {after.mode}"
 
 
-def _upgrade_detail(item: dict[str, Any]) -> list[dict[str, Any]]:
+def _upgrade_detail(item: ImpactView) -> list[dict[str, Any]]:
     sections = []
-    why = (item.get("runtime") or {}).get("why") or []
+    why = list(item.runtime.why)
     if why:
         sections.append(_section("Runtime", list=why))
     rows = []
     notes = []
-    for name, component in (item.get("components") or {}).items():
-        before, after = component.get("from") or {}, component.get("to") or {}
-        reconcile = component.get("reconcile") or {}
+    for name, component in item.components.items():
+        reconcile = component.reconcile
         rows.append(
             [
                 name,
-                _arrow(_side_mode(component.get("from")), _side_mode(component.get("to"))),
-                _arrow(_shown(before.get("source")), _shown(after.get("source"))),
-                "; ".join(component.get("why") or []) or _NONE,
-                _arrow(_shown(reconcile.get("from")), _shown(reconcile.get("to"))),
+                _arrow(_side_mode(component.before), _side_mode(component.after)),
+                _arrow(_side_source(component.before), _side_source(component.after)),
+                "; ".join(component.why) or _NONE,
+                _arrow(_shown(reconcile.before), _shown(reconcile.after)),
             ]
         )
-        notes += [f"{name}: {c['message']}" for c in component.get("changes") or []]
-        notes += [f"{name}: {note}" for note in component.get("notes") or []]
+        notes += [f"{name}: {c.message}" for c in component.changes]
+        notes += [f"{name}: {note}" for note in component.notes]
     table = {"kind": "moves", "rows": rows}
     sections.append(_section("Components", table=table))
     if notes:
         sections.append(_section("What the move changes", list=notes))
     said = []
-    problems = item.get("problems") or {}
-    for key in ("new", "fixed"):
-        if problems.get(key):
-            said.append(f"{key} problems: {', '.join(_words(p) for p in problems[key])}")
-    message = item.get("message") or {}
-    admission = item.get("admission") or {}
-    for side in ("from", "to"):
-        if admission.get(side):
-            said.append(f"Denied ({side}): {admission[side]}")
-        if message.get(side) and not _covered(message[side], [admission.get(side) or ""]):
-            said.append(f"Why no runtime ({side}): {message[side]}")
-    said.append(f"Written at {item.get('at')}.")
+    problems = item.problems
+    for key, listed in (("new", problems.new), ("fixed", problems.fixed)):
+        if listed:
+            said.append(f"{key} problems: {', '.join(_words(p) for p in listed)}")
+    message, admission = item.message, item.admission
+    for side, denied, why_not in (
+        ("from", admission.before, message.before),
+        ("to", admission.after, message.after),
+    ):
+        if denied:
+            said.append(f"Denied ({side}): {denied}")
+        if why_not and not _covered(why_not, [denied or ""]):
+            said.append(f"Why no runtime ({side}): {why_not}")
+    said.append(f"Written at {item.identity.at}.")
     sections.append(_section("Problems and outcome", text=said))
     return sections
 
 
 def _upgrade_row(
-    index: int, item: dict[str, Any], components: list[str], choices: dict[str, _Choices]
+    index: int, item: ImpactView, components: list[str], choices: dict[str, _Choices]
 ) -> str:
-    runtime = item.get("runtime") or {}
-    before, after = runtime.get("from"), runtime.get("to")
-    impact = _BREAKING if item.get("breaking") else _CHANGED if item.get("changed") else _UNCHANGED
+    before, after = item.runtime.before, item.runtime.after
+    impact = _BREAKING if item.breaking else _CHANGED if item.changed else _UNCHANGED
     # The summary's `changed` counts the breaking ones too: both filters show them.
     impacts = [impact] + ([_CHANGED] if impact == _BREAKING else [])
-    parts = item.get("components") or {}
+    parts = item.components
     moves = [(name, _move(parts[name])) for name in parts]
-    after_name = (after or {}).get("name")
+    after_name = after.name if after else None
     data = {
-        "data_ns": choices["ns"].number(item.get("namespace") or ""),
+        "data_ns": choices["ns"].number(item.identity.namespace or ""),
         "data_sev": choices["sev"].numbers_of((i, i) for i in impacts),
         "data_rt": choices["rt"].number(after_name or "", after_name or "(none)"),
         "data_mode": choices["mode"].numbers_of(
@@ -806,18 +812,18 @@ def _upgrade_row(
             if move
         ),
     }
-    result = item.get("result") or {}
+    result = item.result
     cells = [
-        _cell(text(item.get("namespace") or "")),
-        _name_cell(str(item.get("name"))),
+        _cell(text(item.identity.namespace or "")),
+        _name_cell(str(item.identity.name)),
         _cell(text(_arrow(_side_runtime(before), _side_runtime(after)))),
-        _cell(_id_arrow(_shown(result.get("from")), _shown(result.get("to")))),
+        _cell(_id_arrow(_shown(result.before), _shown(result.after))),
     ]
     for name in components:
         component = parts.get(name)
         shown = _NONE
         if component is not None:
-            shown = _arrow(_side_mode(component.get("from")), _side_mode(component.get("to")))
+            shown = _arrow(_side_mode(component.before), _side_mode(component.after))
         cells.append(_cell(text(shown)))
     cells.append(
         _cell(
@@ -835,17 +841,17 @@ def _id_arrow(before: str, after: str) -> str:
     return f"{_id(before, 'span')} → {_id(after, 'span')}"
 
 
-def _upgrade_summary(summary: dict[str, Any]) -> str:
+def _upgrade_summary(summary: UpgradeSummaryView) -> str:
     totals = [
-        ("InferenceServices", summary["isvcs"], "isvcs"),
-        ("change", summary["changed"], "changed"),
-        ("of which breaking", summary["breaking"], "breaking"),
-        ("stay as they are", summary["unchanged"], "unchanged"),
-        ("change runtime", summary["runtime_changes"], "runtime_changes"),
-        ("have changes to make", summary["with_changes_to_make"], "with_changes_to_make"),
+        ("InferenceServices", summary.isvcs, "isvcs"),
+        ("change", summary.changed, "changed"),
+        ("of which breaking", summary.breaking, "breaking"),
+        ("stay as they are", summary.unchanged, "unchanged"),
+        ("change runtime", summary.runtime_changes, "runtime_changes"),
+        ("have changes to make", summary.with_changes_to_make, "with_changes_to_make"),
     ]
     parts = [_counts(totals)]
-    moves = summary.get("mode_changes") or {}
+    moves = summary.mode_changes
     for component, counts in moves.items():
         entries = [
             (text(move.replace(" -> ", " → ")), n, "mode", f"mode_changes.{component}.{move}")
@@ -860,32 +866,34 @@ def _upgrade_summary(summary: dict[str, Any]) -> str:
         )
     if not moves:
         parts.append(element("p", "No component moves from one mode to another.", class_="muted"))
-    for key in ("new_problems", "fixed_problems"):
-        counts = summary.get(key) or {}
+    for key, counts in (
+        ("new_problems", summary.new_problems),
+        ("fixed_problems", summary.fixed_problems),
+    ):
         entries = [(text(_words(p)), n, key, f"{key}.{p}") for p, n in counts.items()]
         parts.append(_bars(_words(key).capitalize(), entries, key))
     return _summary_section(parts)
 
 
-def _components_in_order(items: list[dict[str, Any]]) -> list[str]:
-    """Every component the items name, in the order they list them (each item
-    lists its own in the rules' order): one met late goes after the component
-    that comes before it in its item."""
+def _components_in_order(items: Iterable[Iterable[str]]) -> list[str]:
+    """Every component the items name (each item's names), in the order they
+    list them (each item lists its own in the rules' order): one met late goes
+    after the component that comes before it in its item."""
     order: list[str] = []
-    for item in items:
+    for names in items:
         before = None
-        for name in item.get("components") or {}:
+        for name in names:
             if name not in order:
                 order.insert(order.index(before) + 1 if before is not None else 0, name)
             before = name
     return order
 
 
-def upgrade_page(document: dict[str, Any]) -> str:
-    """The page for an upgrade: `document` is what `modetable audit --from V -o json` prints."""
-    summary = document["summary"]
-    items = document["items"]
-    components = _components_in_order(items)
+def upgrade_page(upgrade: UpgradeView) -> str:
+    """The page for an upgrade: what `modetable audit --from V -o json` prints, as its view."""
+    summary = upgrade.trailer.summary
+    items = upgrade.items
+    components = _components_in_order(item.components for item in items)
     choices = {
         "ns": _Choices("ns", "Namespace"),
         "sev": _Choices("sev", "Impact", by_name=False),
@@ -896,13 +904,14 @@ def upgrade_page(document: dict[str, Any]) -> str:
         choices["sev"].number(impact)
     bodies = [_upgrade_row(i, item, components, choices) for i, item in enumerate(items)]
     columns = ["Namespace", "Name", "Runtime", "Outcome", *components, "Impact"]
-    title = f"modetable audit: upgrade from {summary['from']} to {summary['to']}"
+    title = f"modetable audit: upgrade from {summary.before} to {summary.after}"
+    rules = upgrade.trailer.rules
     body = [
         element("h1", text(title)),
         element(
             "p",
-            f"{counted(summary['isvcs'], 'InferenceService')}. "
-            + _rules_line(document.get("rules")),
+            f"{counted(summary.isvcs, 'InferenceService')}. "
+            + _rules_line(rules.rules.path, f"{rules.before} and {rules.after}"),
             class_="meta",
         ),
         _upgrade_summary(summary),
@@ -916,4 +925,6 @@ def upgrade_page(document: dict[str, Any]) -> str:
             "Every InferenceService under both versions; open a row for what changes and why.",
         ),
     ]
-    return _page(title, columns, body, [_detail(item, _upgrade_detail(item)) for item in items])
+    return _page(
+        title, columns, body, [_detail(item.identity, _upgrade_detail(item)) for item in items]
+    )

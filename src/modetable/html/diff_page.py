@@ -3,27 +3,30 @@ every section's changes as `rules diff -o json` gives them."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from modetable.html.markup import asset, element, page, text
+
+if TYPE_CHECKING:
+    from modetable.views.rules import RulesDiffView, SectionView
 
 __all__ = ["diff_page"]
 
 
-def _section(section: dict[str, Any]) -> str:
-    changes = section["changes"]
-    title = element("h3", text(section["title"]))
+def _section(section: SectionView) -> str:
+    changes = section.changes
+    title = element("h3", text(section.title))
     count = f"{len(changes)} change{'' if len(changes) == 1 else 's'}"
-    tried = f"{section['combinations']} combinations tried"
+    tried = f"{section.combinations} combinations tried"
     if not changes:
         return title + element("p", f"No change ({tried}).", class_="muted")
-    headers = [*section["inputs"], "before", "after", "why"]
+    headers = [*section.inputs, "before", "after", "why"]
     head = element("tr", [element("th", text(h), scope="col") for h in headers])
     rows = [
         element(
             "tr",
-            [element("td", text(change["inputs"][name])) for name in section["inputs"]]
-            + [element("td", text(change[key])) for key in ("before", "after", "why")],
+            [element("td", text(change.inputs[name])) for name in section.inputs]
+            + [element("td", text(value)) for value in (change.before, change.after, change.why)],
         )
         for change in changes
     ]
@@ -34,16 +37,16 @@ def _section(section: dict[str, Any]) -> str:
     )
 
 
-def diff_page(data: dict[str, Any], matrix: str, *, style: str) -> str:
-    """The page for `data` (what `rules diff -o json` prints) and `matrix`, the
-    matching matrix's HTML; `style` is the matrix's stylesheet."""
-    before, after = data["before"], data["after"]
-    changed = sum(bool(s["changes"]) for s in data["sections"])
+def diff_page(diff: RulesDiffView, matrix: str, *, style: str) -> str:
+    """The page for `diff` (what `rules diff -o json` prints, as its view) and
+    `matrix`, the matching matrix's HTML; `style` is the matrix's stylesheet."""
+    before, after = diff.before, diff.after
+    changed = sum(bool(s.changes) for s in diff.sections)
     body = [
         element("h1", f"What changes from {text(before)} to {text(after)}"),
         element(
             "p",
-            f"{changed} of {len(data['sections'])} decisions change. Every input "
+            f"{changed} of {len(diff.sections)} decisions change. Every input "
             "combination of every decision is tried under both sides; a value that is "
             "no mode in a version reaches the matching table as none.",
             class_="meta",
@@ -56,7 +59,7 @@ def diff_page(data: dict[str, Any], matrix: str, *, style: str) -> str:
         ),
         matrix,
         element("h2", "Every decision"),
-        *(_section(s) for s in data["sections"]),
+        *(_section(s) for s in diff.sections),
     ]
     title = f"modetable rules diff: {before} to {after}"
     return page(title, "\n".join(body), style=asset("page.css") + style)

@@ -30,8 +30,6 @@ __all__ = [
     "duplicate_warning",
     "kind_roles",
     "kind_scopes",
-    "object_json",
-    "runtime_json",
 ]
 
 DEFAULT_NAMESPACE = "default"
@@ -230,26 +228,3 @@ def duplicate_message(earlier: Manifest, later: Manifest) -> str:
 
 def duplicate_warning(earlier: Manifest, later: Manifest) -> str:
     return f"{later.location}: {duplicate_message(earlier, later)}"
-
-
-def runtime_json(runtime: Manifest | None) -> dict[str, str] | None:
-    """A runtime as the JSON contracts name it: `{"name", "kind", "read_from"}`
-    (`manifest`, `live` or `both`: `--live`), or null."""
-    if runtime is None:
-        return None
-    return {"name": runtime.name, "kind": runtime.kind, "read_from": str(runtime.read_from)}
-
-
-def object_json(manifest: Manifest | None) -> dict[str, Any] | None:
-    """An object, as the JSON contracts name it: its kind, namespace (null for
-    a cluster-scoped one), name, where it is written and where it was read
-    from (`read_from`); or null."""
-    if manifest is None:
-        return None
-    return {
-        "kind": manifest.kind,
-        "namespace": manifest.namespace,
-        "name": manifest.name,
-        "at": str(manifest.location),
-        "read_from": str(manifest.read_from),
-    }

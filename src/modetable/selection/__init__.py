@@ -10,7 +10,6 @@ are its own business, and tests/test_public_surface.py holds the audit to it):
   another strategy: a fleet passes `Evaluator(policy, cluster, Memoised(policy,
   cluster), candidates=...)`, which keeps each step's result per what it reads
   and prunes runtimes by indexes (`selection.memo`).
-- `outcome_json(outcome) -> dict`, `candidate_json`: `modetable select`'s JSON.
 - `make_context` / `assess`: the checks on one runtime, for callers that
   assess a runtime against one InferenceService (`Context`, `Candidate`,
   `CheckResult`, `CheckState`).
@@ -33,7 +32,6 @@ from modetable.selection.checks import (
 from modetable.selection.evaluate import Evaluator, assess
 from modetable.selection.memo import Memoised
 from modetable.selection.outcome import Event, Outcome, StatusCondition, did_you_mean, select
-from modetable.selection.report import candidate_json, outcome_json
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import rank_key
 
@@ -50,11 +48,9 @@ __all__ = [
     "Outcome",
     "StatusCondition",
     "assess",
-    "candidate_json",
     "did_you_mean",
     "make_context",
     "model_facts",
-    "outcome_json",
     "rank_key",
     "read_field",
     "select",

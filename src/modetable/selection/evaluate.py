@@ -391,17 +391,10 @@ class Evaluator:
         )
 
 
-def assess(
-    ctx: Context,
-    runtime: Manifest,
-    *,
-    named: bool = False,
-    full: bool = False,
-    view: RuntimeView | None = None,
-) -> Candidate:
-    """The checks in order on one runtime, each step run (`Evaluator.assess`)."""
-    evaluator = Evaluator(ctx.policy, ctx.cluster)
-    return evaluator.assess(ctx, runtime, named=named, full=full, view=view)
+def assess(ctx: Context, runtime: Manifest, **options: Any) -> Candidate:
+    """The checks in order on one runtime, each step run: `Evaluator.assess`
+    with its options (`named`, `full`, `view`)."""
+    return Evaluator(ctx.policy, ctx.cluster).assess(ctx, runtime, **options)
 
 
 def no_runtime_message(ctx: Context, candidates: Iterable[Candidate | Excluded]) -> str:

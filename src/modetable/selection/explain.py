@@ -5,15 +5,13 @@ runtime's full trace."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import attrs
 
 from modetable.engine.runtimes import runtime_request
 from modetable.errors import ModetableError
 from modetable.inputs.fields import read
 from modetable.inputs.formats import model_facts
-from modetable.inputs.manifests import Cluster, Manifest, object_json
+from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 from modetable.rules.words import SelectionOutcome, SelectionStep
 from modetable.selection.checks import Candidate, Context, make_context, runtime_view
@@ -34,7 +32,6 @@ __all__ = [
     "brief",
     "explain_isvc",
     "explain_model",
-    "explanation_json",
     "rows",
     "why",
 ]
@@ -246,23 +243,3 @@ def why(explanation: Explanation, name: str) -> Candidate:
     scope = scope_order(explanation.context.policy)
     found.sort(key=lambda c: scope(c.scope))
     return assess(explanation.context, found[0].runtime, full=True)
-
-
-def explanation_json(policy: Policy, explanation: Explanation) -> dict[str, Any]:
-    from modetable.selection.report import candidate_json
-
-    return {
-        "isvc": explanation.isvc.ref if explanation.isvc else None,
-        "model": {
-            "name": explanation.model.name,
-            "kind": explanation.model.kind,
-            "read_from": str(explanation.model.read_from),
-        },
-        "namespace": explanation.namespace,
-        "version": policy.release,
-        "note": explanation.note,
-        "runtimes": [candidate_json(c) for c in explanation.candidates],
-        "cause": object_json(explanation.cause),
-        "hint": explanation.hint,
-        "lookup": explanation.lookup,
-    }

@@ -19,7 +19,7 @@ runtimes pruned by indexes, both built from the steps' declarations
 
 A kept assessment's trace (the requested side's readings and their
 positions) is that of the first InferenceService of its shape; everything
-`outcome_json` shows is the InferenceService's own.
+select's JSON shows (`views.select.OutcomeView`) is the InferenceService's own.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from modetable.selection.checks import (
 from modetable.selection.compare import Comparisons
 from modetable.selection.rules import selection_rules
 
-__all__ = ["MemoComparisons", "Memoised", "entry_key", "model_key"]
+__all__ = ["MemoComparisons", "Memoised", "compared"]
 
 _T = TypeVar("_T")
 _MISSING = object()
@@ -65,25 +65,15 @@ def _frozen(value: Any) -> Hashable:
     return None if value is None else json.dumps(value, sort_keys=True, default=str)
 
 
-def entry_key(entry: Entry) -> Hashable:
-    """What `differences` reads of an entry (not its index)."""
+def compared(value: Entry | ModelFacts) -> Hashable:
+    """What `differences` reads of an entry or a model (not the entry's index,
+    nor the model's size)."""
     return (
-        entry.format,
-        entry.framework,
-        entry.architecture,
-        entry.quantization,
-        _frozen(entry.pipeline),
-    )
-
-
-def model_key(model: ModelFacts) -> Hashable:
-    """What `differences` reads of a model (not its size)."""
-    return (
-        model.format,
-        model.framework,
-        model.architecture,
-        model.quantization,
-        _frozen(model.pipeline),
+        value.format,
+        value.framework,
+        value.architecture,
+        value.quantization,
+        _frozen(value.pipeline),
     )
 
 
@@ -91,7 +81,7 @@ def model_key(model: ModelFacts) -> Hashable:
 class _Keys:
     """What one InferenceService's steps read of it, each part interned or small."""
 
-    model: int  # the model's format facts (model_key), interned
+    model: int  # the model's format facts (`compared`), interned
     size: str | None
     classes: tuple[tuple[str, str], ...]
     modes: int  # the request and the sources that gave it, interned
@@ -156,26 +146,22 @@ class MemoComparisons(Comparisons):
     def _id(self, value: Hashable) -> int:
         return self._ids.setdefault(value, len(self._ids))
 
-    def _entry_ids(self, entry: Entry) -> tuple[Entry, int, int]:
-        """(entry, what `differences` reads of it, what `sides_match` reads), interned."""
-        found = self._entries.get(id(entry))
-        if found is None or found[0] is not entry:
-            found = self._entries[id(entry)] = (
-                entry,
-                self._id(("entry", entry_key(entry))),
-                self._id(("sides", entry.format, entry.framework)),
+    def _interned(self, table: dict[int, Any], value: Entry | ModelFacts, kind: str) -> Any:
+        """(value, what `differences` reads of it, what `sides_match` reads), interned."""
+        found = table.get(id(value))
+        if found is None or found[0] is not value:
+            found = table[id(value)] = (
+                value,
+                self._id((kind, compared(value))),
+                self._id(("sides", value.format, value.framework)),
             )
         return found
 
+    def _entry_ids(self, entry: Entry) -> tuple[Entry, int, int]:
+        return self._interned(self._entries, entry, "entry")
+
     def _model_ids(self, model: ModelFacts) -> tuple[ModelFacts, int, int]:
-        found = self._models.get(id(model))
-        if found is None or found[0] is not model:
-            found = self._models[id(model)] = (
-                model,
-                self._id(("model", model_key(model))),
-                self._id(("sides", model.format, model.framework)),
-            )
-        return found
+        return self._interned(self._models, model, "model")
 
     def differences(self, entry: Entry, model: ModelFacts) -> tuple[str, ...]:
         pair = (self._entry_ids(entry)[1], self._model_ids(model)[1])
@@ -252,7 +238,7 @@ class Memoised:
         request = request_of(ctx.requested)
         sources = tuple(r.source_id for r in ctx.requested.values())
         keys = _Keys(
-            model=self._id(model_key(ctx.model)),
+            model=self._id(("model", compared(ctx.model))),
             size=ctx.model.size,
             classes=ctx.classes,
             modes=self._id((request, sources)),
@@ -266,7 +252,7 @@ class Memoised:
         found = self._entry_ids.get(view)
         if found is None:
             found = self._entry_ids[view] = self._id(
-                tuple((e.index, entry_key(e), e.auto_select, e.priority) for e in view.entries)
+                tuple((e.index, compared(e), e.auto_select, e.priority) for e in view.entries)
             )
         return found
 

@@ -1,101 +1,16 @@
-"""The JSON contract of `modetable select` (docs/json.md), and of a candidate."""
+"""`explain --why`'s trace as text: one runtime's checks in order, with what
+each read."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from modetable.admission import admission_json
-from modetable.engine.modes import Verdict, resolution_json
-from modetable.inputs.manifests import object_json, runtime_json
+from modetable.engine.modes import Verdict
 from modetable.rules.policy import Policy
 from modetable.rules.words import ConditionWord
 from modetable.selection.checks import Candidate, CheckResult, CheckState
-from modetable.selection.outcome import Outcome
 from modetable.selection.rules import selection_rules
 from modetable.text.templates import fill
 
-__all__ = ["candidate_json", "check_json", "outcome_json", "trace_lines"]
-
-
-def candidate_json(candidate: Candidate) -> dict[str, Any]:
-    return {
-        "name": candidate.name,
-        "kind": candidate.kind,
-        "scope": candidate.scope_label,
-        "compatible": candidate.compatible,
-        "reason": candidate.reason,
-        "check": candidate.failed_check,
-        "priority": candidate.priority,
-        "weight": candidate.weight,
-        "score": candidate.score,
-    }
-
-
-def check_json(result: CheckResult) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "check": result.check,
-        "state": str(result.state),  # the word itself: JSON holds text
-        "reason": result.reason,
-        "inputs": [{"what": what, "value": value} for what, value in result.inputs],
-    }
-    if result.skip_note is not None:
-        data["note"] = result.skip_note
-    if result.match is not None:
-        data["components"] = {
-            c.component: {
-                "row": c.row,
-                "outcome": c.outcome,
-                "requested": resolution_json(c.requested, trace=False),
-                "declared": resolution_json(c.declared, trace=False),
-            }
-            for c in result.match.components
-        }
-    return data
-
-
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """`modetable select -o json`: the runtime used, the messages, admission,
-    events, conditions, each component's running mode, and the candidates."""
-    named_check = outcome.named_check
-    return {
-        "isvc": outcome.isvc.ref,
-        "version": outcome.version,
-        "result": outcome.result,
-        "runtime": runtime_json(outcome.runtime),
-        "named": outcome.named,
-        "message": outcome.message,
-        "admission": admission_json(outcome.admission),
-        "events": [
-            {"type": e.type, "reason": e.reason, "message": e.message, "outcome": e.outcome}
-            for e in outcome.events
-        ],
-        "conditions": [
-            {
-                "type": c.type,
-                "status": c.status,
-                "reason": c.reason,
-                "message": c.message,
-                "severity": c.severity,
-                "outcome": c.outcome,
-            }
-            for c in outcome.conditions
-        ],
-        "components": {
-            name: resolution_json(r, trace=False) for name, r in outcome.components.items()
-        },
-        "reconcile": dict(outcome.reconcile),
-        "reconcile_rules": dict(outcome.reconcile_rules),
-        "reconcile_logs": dict(outcome.reconcile_logs),
-        "candidates": [candidate_json(c) for c in outcome.candidates],
-        "named_check": candidate_json(named_check) if named_check else None,
-        "cause": object_json(outcome.cause),
-        "hint": outcome.hint,
-        "read_from": str(outcome.isvc.read_from),
-        "model": object_json(outcome.model),
-        "webhook_model": object_json(outcome.webhook_model),
-        "controller_log": outcome.controller_log,
-        "lookup": outcome.lookup,
-    }
+__all__ = ["trace_lines"]
 
 
 def trace_lines(policy: Policy, candidate: Candidate) -> list[str]:

@@ -1,0 +1,155 @@
+"""The view layer: one converter, imported only when a document is written,
+keeping each view's fields in order with the keys it leaves out in place."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from modetable.views.common import ReadingView, ResolutionView, RulesView
+from modetable.views.converter import unstructure
+from modetable.views.explain import ExplainView, ModelView, WhyView
+from modetable.views.select import CheckView, InputView
+
+ISVC = "examples/inference-service.yaml"
+
+# Run in a fresh interpreter: the command, then whether cattrs was imported.
+_RUN = (
+    "import sys; from modetable.cli import main; code = main(sys.argv[1:]); "
+    "print('cattrs' in sys.modules, file=sys.stderr)"
+)
+
+
+def _cattrs_imported(tmp_path, *argv: str) -> bool:
+    # A warm rules cache of the test's own: loading the rules file itself
+    # structures it with cattrs, which a cached load does not.
+    env = {"MODETABLE_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    command = [sys.executable, "-c", _RUN, *argv]
+    subprocess.run(command, cwd=ROOT, env=env, capture_output=True, check=False)
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    return done.stderr.splitlines()[-1] == "True"
+
+
+@pytest.mark.parametrize("command", ["select", "match", "effective", "admit", "explain"])
+def test_a_table_does_not_import_cattrs_and_a_document_does(tmp_path, command):
+    argv = (command, "--isvc", ISVC, "examples/")
+    assert _cattrs_imported(tmp_path, *argv) is False
+    assert _cattrs_imported(tmp_path, *argv, "-o", "json") is True
+
+
+def _explain(why=None) -> ExplainView:
+    return ExplainView(
+        isvc=None,
+        model=ModelView("m", "ClusterBaseModel", "manifest"),
+        namespace="ns",
+        version="v1.3",
+        note=None,
+        runtimes=(),
+        cause=None,
+        hint=None,
+        lookup=None,
+        why=why,
+        rules=RulesView("rules/modes.yaml", "v1.3"),
+    )
+
+
+def test_a_key_left_out_when_none_and_kept_in_its_place_when_not():
+    assert list(unstructure(_explain())) == [
+        "isvc",
+        "model",
+        "namespace",
+        "version",
+        "note",
+        "runtimes",
+        "cause",
+        "hint",
+        "lookup",
+        "rules",
+    ]
+    check = CheckView("disabled", "skipped", None, (InputView("spec.disabled", "true"),), "not run")
+
+    document = unstructure(_explain(WhyView("rt", "ServingRuntime", (check,))))
+    assert list(document)[-2:] == ["why", "rules"]
+    assert document["why"] == {
+        "name": "rt",
+        "kind": "ServingRuntime",
+        "checks": [
+            {
+                "check": "disabled",
+                "state": "skipped",
+                "reason": None,
+                "inputs": [{"what": "spec.disabled", "value": "true"}],
+                "note": "not run",
+            }
+        ],
+    }
+
+
+def test_tuples_become_lists_and_a_reading_keeps_its_place_when_it_has_one():
+    reading = ReadingView("annotation", "metadata.annotations[x]", "Bad", "ignored", "why")
+    placed = ReadingView("annotation", "metadata.annotations[x]", "Bad", "ignored", "why", "f:1:2")
+    assert unstructure(ResolutionView("OMENative", "spec", (reading, placed))) == {
+        "mode": "OMENative",
+        "source": "spec",
+        "passed_over": [
+            {
+                "source": "annotation",
+                "path": "metadata.annotations[x]",
+                "value": "Bad",
+                "verdict": "ignored",
+                "why": "why",
+            },
+            {
+                "source": "annotation",
+                "path": "metadata.annotations[x]",
+                "value": "Bad",
+                "verdict": "ignored",
+                "why": "why",
+                "at": "f:1:2",
+            },
+        ],
+    }
+    assert unstructure(ResolutionView("OMENative", "spec")) == {
+        "mode": "OMENative",
+        "source": "spec",
+    }
+
+
+def test_a_document_reads_back_into_its_view_flattened_and_renamed_fields_included():
+    from modetable.views.audit import AuditSummaryView
+    from modetable.views.converter import structure
+    from modetable.views.upgrade import FromTo
+
+    summary = AuditSummaryView(
+        version="v1.3",
+        isvcs=3,
+        ok=1,
+        problems={"denied": 2, "no_runtime": 1, "run_failure": 0},
+        deprecated=0,
+        results={"picked": 1},
+        modes={"engine": {"RawDeployment": 3}},
+        severity={"error": 2},
+        findings={"error": 2},
+        known={"error": 0},
+        suppressed={"error": 1},
+        fixed=None,
+    )
+    document = unstructure(summary)
+    assert list(document)[:7] == [
+        "version",
+        "isvcs",
+        "ok",
+        "denied",
+        "no_runtime",
+        "run_failure",
+        "deprecated",
+    ]
+    assert structure(document, AuditSummaryView) == summary
+    assert unstructure(FromTo("a", None)) == {"from": "a", "to": None}
+    assert structure({"from": "a", "to": None}, FromTo) == FromTo("a", None)
+    why = _explain(WhyView("rt", "ServingRuntime", ()))
+    assert structure(unstructure(why), ExplainView) == why
+    assert structure(unstructure(_explain()), ExplainView) == _explain()
