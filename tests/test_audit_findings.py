@@ -677,3 +677,48 @@ def test_an_admission_left_undecided_is_not_ok(tmp_path):
     assert run.json()["summary"]["ok"] == 0
     failing = run_cli("audit", str(path), "--fail-on", "warning")
     assert failing.code == 1
+
+
+def test_a_named_runtimes_model_format_finding_says_the_ordering_in_its_hint(tmp_path):
+    """OME's text stays the message; the hint says the comparison OME made (the
+    entry's version on the left), and an entry refused otherwise says nothing."""
+    ordered = format_entry(
+        modelFramework={
+            "name": "transformers",
+            "version": "4.33.1",
+            "operator": "GreaterThanOrEqual",
+        }
+    )
+    docs = [
+        isvc_doc(runtime={"name": "rt"}),
+        model_doc(**llama_model_spec(modelFramework={"name": "transformers", "version": "4.46.0"})),
+        runtime_doc(supportedModelFormats=[ordered]),
+    ]
+    path = write(tmp_path, "all.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    (item,) = run_cli("audit", str(path), "-o", "json").json()["items"]
+    assert item["findings"] == [
+        {
+            "severity": "warning",
+            "id": "check/model-format",
+            "message": "Runtime rt does not declare support for model m (runtime rt does not "
+            "support model safetensors: model format "
+            "'mt:safetensors:1.0.0:LlamaForCausalLM:transformers:4.46.0' not in supported "
+            "formats: framework version mismatch (model=4.46.0, runtime=4.33.1)); proceeding "
+            "because the runtime was named explicitly",
+            "location": {"file": str(path), "line": 8, "col": 11},
+            "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "rt"},
+            "hint": "4.33.1 >= 4.46.0 is false: OME compares the runtime's version to the model's",
+            "related": [
+                {"file": str(path), "line": 26, "col": 1, "label": "ClusterServingRuntime rt"}
+            ],
+        }
+    ]
+    # Equal decides by equality, no ordering: no words beside OME's.
+    docs[2] = runtime_doc(
+        supportedModelFormats=[
+            format_entry(modelFramework={"name": "transformers", "version": "4.33.1"})
+        ]
+    )
+    path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
+    (item,) = run_cli("audit", str(path), "-o", "json").json()["items"]
+    assert [(f["id"], f["hint"]) for f in item["findings"]] == [("check/model-format", None)]

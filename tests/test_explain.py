@@ -392,3 +392,57 @@ def test_match_explain_on_the_catalog(catalog):
     every = run_cli("match", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--explain", "--all")
     assert every.out.count("passed over metadata.annotations") == 1
     assert every.out.count(" (ClusterServingRuntime):") == 203
+
+
+def test_why_states_an_ordering_operators_comparison_beside_omes_text(tmp_path):
+    """OME compares the entry's version (left) with the model's: an entry at
+    4.33.1 with GreaterThanOrEqual accepts models up to 4.33.1. Beside OME's
+    `framework version mismatch`, the trace says the comparison OME made."""
+    entry = format_entry(
+        modelFramework={
+            "name": "transformers",
+            "version": "4.33.1",
+            "operator": "GreaterThanOrEqual",
+        },
+        modelFormat={"name": "safetensors", "version": "1.0.0", "operator": "GreaterThan"},
+    )
+    docs = [
+        isvc_doc(runtime={"name": "rt"}),
+        model_doc(**llama_model_spec(modelFramework={"name": "transformers", "version": "4.46.0"})),
+        runtime_doc(supportedModelFormats=[entry]),
+    ]
+    path = write(tmp_path, "all.yaml", yaml.safe_dump_all(docs, sort_keys=False))
+    run = run_cli("explain", "--isvc", "ns/svc", str(path), "--why", "rt")
+    assert (run.code, run.err) == (
+        0,
+        "Note: spec.runtime is explicit; automatic selection below is hypothetical.\n",
+    )
+    words = "is false: OME compares the runtime's version to the model's"
+    assert run.out.splitlines() == [
+        "rt (ClusterServingRuntime, Cluster): No",
+        "1. disabled: passes",
+        "     spec.disabled: (not set)",
+        "2. accelerator-class: passes",
+        "     spec.acceleratorRequirements.acceleratorClasses: (not set)",
+        "3. deployment-mode: passes",
+        "     engine: requested-none, Passes",
+        "       InferenceService's engine mode: none",
+        "       Runtime's `engineConfig` mode: none",
+        "4. model-format: fails",
+        "     model format 'mt:safetensors:1.0.0:LlamaForCausalLM:transformers:4.46.0' not in "
+        "supported formats: format version mismatch (model=1.0.0, runtime=1.0.0), framework "
+        "version mismatch (model=4.46.0, runtime=4.33.1)",
+        "     model: mt:safetensors:1.0.0:LlamaForCausalLM:transformers:4.46.0",
+        "     spec.supportedModelFormats[0]: format version mismatch (model=1.0.0, "
+        "runtime=1.0.0); framework version mismatch (model=4.46.0, runtime=4.33.1)",
+        f"       1.0.0 > 1.0.0 {words}",
+        f"       4.33.1 >= 4.46.0 {words}",
+        "5. model-size: passes; not reached (an earlier check failed)",
+        "     spec.modelParameterSize: 3.21B",
+        "     spec.modelSizeRange: (not set)",
+        "6. auto-select: passes; not reached (an earlier check failed)",
+        "     spec.supportedModelFormats[].autoSelect=true: [0]",
+        "7. score: fails; not reached (an earlier check failed)",
+        "     auto-select score is 0",
+        "     score: 0",
+    ]

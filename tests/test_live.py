@@ -355,6 +355,26 @@ def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path):
     ]
     assert data["hint"] is None
     assert data["components"]["engine"] == {"mode": "OMENative", "source": "LeaderWorkerShape"}
+    # The runtime's entry has GreaterThanOrEqual 4.33.1: explain says, beside
+    # OME's text, that OME compares the runtime's version to the model's.
+    why = run_cli(
+        "explain",
+        "--isvc",
+        "deepseek-r1/deepseek-r1",
+        str(catalog),
+        "--live",
+        str(dump),
+        "--why",
+        "srt-deepseek-rdma",
+    )
+    lines = why.out.splitlines()
+    at = lines.index("4. model-format: fails")
+    assert lines[at + 2 : at + 5] == [
+        "     model: mt:safetensors:1.0.0:DeepseekV3ForCausalLM:fp8:transformers:4.46.3",
+        "     spec.supportedModelFormats[0]: framework version mismatch (model=4.46.3, "
+        "runtime=4.33.1)",
+        "       4.33.1 >= 4.46.3 is false: OME compares the runtime's version to the model's",
+    ]
     # The audit has nothing of the model's format for it.
     audit = run_cli(
         "audit", str(catalog), "--live", str(dump), "-n", "deepseek-r1", "-o", "json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from modetable.selection.model_versions import accepts, parse
+from modetable.selection.model_versions import accepts, parse, refused_by_order
 
 
 @pytest.fixture
@@ -86,3 +86,27 @@ STATED = [
 @pytest.mark.parametrize(("entry", "operator", "model", "matches"), DOCUMENTED + STATED)
 def test_operator_against_the_models_version(versions, entry, operator, model, matches):
     assert accepts(entry, model, operator, versions) is matches
+
+
+@pytest.mark.parametrize(
+    ("entry", "model", "operator", "symbol"),
+    [
+        # The order refused it: the entry (left) is below the model.
+        ("4.33.1", "4.46.0", "GreaterThanOrEqual", ">="),
+        ("1.0.0", "1.0.0", "GreaterThan", ">"),
+        # The order accepted it.
+        ("4.46.0", "4.33.1", "GreaterThanOrEqual", None),
+        # Something else decided: equality, a suffix, the shape, an invalid version.
+        ("4.33.1", "4.46.0", "Equal", None),
+        ("4.33.1", "4.46.0", None, None),
+        ("4.33.1", "4.46.0", "LessThan", None),
+        ("4.33.1", "4.46.0.dev0", "GreaterThanOrEqual", None),
+        ("4.33", "4.46.0", "GreaterThanOrEqual", None),
+        ("v4.33.1", "4.46.0", "GreaterThanOrEqual", None),
+        ("4.33.1", "4.046.0", "GreaterThanOrEqual", None),
+    ],
+)
+def test_the_order_that_refused_a_model_is_its_operators_sign(
+    versions, entry, model, operator, symbol
+):
+    assert refused_by_order(entry, model, operator, versions) == symbol

@@ -287,6 +287,9 @@ def outcome_findings(
         runtime = outcome.cause or outcome.runtime or isvc
         message = _shown(outcome, selection_checks) or check.reason or outcome.result
         where, also = _placed(outcome, None, runtime)
+        # modetable's words beside OME's (an ordering operator's comparison).
+        failed = next(r for r in check.checks if r.check == check.failed_check)
+        hint = "; ".join(note for _what, note in failed.notes) or None
         found.append(
             _make(
                 policy,
@@ -295,6 +298,7 @@ def outcome_findings(
                 message,
                 where,
                 ObjectRef.of(runtime),
+                hint,
                 related=also,
             )
         )

@@ -146,6 +146,9 @@ class CheckResult:
     reason: str | None = None
     # (what, value) pairs the check read, for `explain --why`.
     inputs: tuple[tuple[str, str], ...] = ()
+    # (what, words) pairs: modetable's words beside an input's OME text (the
+    # comparison an ordering operator refused), printed under that input.
+    notes: tuple[tuple[str, str], ...] = ()
     # The deployment-mode check's decision, with each side's trace.
     match: RuntimeMatch | None = None
     # Why a skipped check did not run (not in force, no InferenceService, ...).
@@ -257,14 +260,18 @@ def _check_model_format(ctx: Context, view: RuntimeView, check: SelectionCheck) 
     compare = ctx.compare
     inputs = [("model", compare.label(ctx.model))]
     parts = []  # each entry's differences as the reason lists them
+    notes = []
     matched = False  # an entry with no difference (compare.first_match)
     for entry in view.entries:
         alike, shown, part = compare.entry_texts(entry, ctx.model)
         matched = matched or alike
-        inputs.append((f"{entries_path}[{entry.index}]", shown))
+        what = f"{entries_path}[{entry.index}]"
+        inputs.append((what, shown))
+        if not alike:
+            notes.extend((what, text) for text in compare.comparisons(entry, ctx.model))
         parts.append(part)
     reason = None if matched else compare.format_reason(view.entries, ctx.model, parts)
-    return _result(check, not matched, reason, inputs=tuple(inputs))
+    return _result(check, not matched, reason, inputs=tuple(inputs), notes=tuple(notes))
 
 
 def size_range(ctx: Context, view: RuntimeView) -> SizeRange | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from modetable.inputs.formats import Entry, ModelFacts
 from modetable.rules.policy import Policy
 from modetable.selection import scoring
-from modetable.selection.formats import differences, label, sides_match
+from modetable.selection.formats import comparisons, differences, label, sides_match
 from modetable.selection.rules import selection_rules
 
 __all__ = ["Comparisons"]
@@ -26,6 +26,10 @@ class Comparisons:
     def differences(self, entry: Entry, model: ModelFacts) -> tuple[str, ...]:
         """Every way `entry` differs from `model`, in the rules' order."""
         return tuple(differences(self.policy, entry, model))
+
+    def comparisons(self, entry: Entry, model: ModelFacts) -> tuple[str, ...]:
+        """The version comparisons an ordering operator refused, in words."""
+        return tuple(comparisons(self.policy, entry, model))
 
     def sides_match(self, entry: Entry, model: ModelFacts) -> bool:
         """Format and framework agree, names and versions (what the score counts)."""

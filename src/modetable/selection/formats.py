@@ -16,6 +16,7 @@ from modetable.selection.rules import selection_rules
 __all__ = [
     "DIFFERENCES",
     "LABEL_PARTS",
+    "comparisons",
     "differences",
     "label",
     "sides_match",
@@ -64,6 +65,32 @@ def _side_difference(policy: Policy, side: str, entry: Spec, model: Spec | None)
     if model.version is not None:
         return policy.message("version_unrequired", side=word)
     return None
+
+
+def _side_comparison(policy: Policy, entry: Spec, model: Spec | None) -> str | None:
+    """The comparison an ordering operator made when it refused the model's
+    version (`4.33.1 >= 4.46.0 is false: ...`), in modetable's words; else None."""
+    if model is None or entry.name != model.name:
+        return None
+    if entry.version is None or model.version is None:
+        return None
+    versions = selection_rules(policy).versions
+    symbol = model_versions.refused_by_order(entry.version, model.version, entry.operator, versions)
+    if symbol is None:
+        return None
+    return policy.message(
+        "version_comparison", runtime=entry.version, symbol=symbol, model=model.version
+    )
+
+
+def comparisons(policy: Policy, entry: Entry, model: ModelFacts) -> list[str]:
+    """The comparisons ordering operators refused, format first then framework,
+    to say beside OME's `version mismatch` texts."""
+    found = (
+        _side_comparison(policy, entry.format, model.format),
+        _side_comparison(policy, entry.framework, model.framework),
+    )
+    return [text for text in found if text is not None]
 
 
 def sides_match(policy: Policy, entry: Entry, model: ModelFacts) -> bool:

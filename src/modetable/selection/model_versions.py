@@ -11,10 +11,10 @@ from functools import lru_cache
 
 import attrs
 
-from modetable.rules.model.selection import ModelVersions
+from modetable.rules.model.selection import ModelVersions, VersionOperator
 from modetable.rules.words import VersionOutcome
 
-__all__ = ["ModelVersion", "accepts", "parse"]
+__all__ = ["ModelVersion", "accepts", "parse", "refused_by_order"]
 
 _MAX_NUMBER = 2**64  # the numbers are unsigned 64-bit in OME
 _MAX_DIGITS = len(str(_MAX_NUMBER))  # more digits overflow, however they start
@@ -100,19 +100,45 @@ def _compare(left: ModelVersion, right: ModelVersion) -> VersionOutcome:
     return VersionOutcome.EQUAL
 
 
+def _rule(
+    entry: ModelVersion, model: ModelVersion, operator: str | None, rules: ModelVersions
+) -> VersionOperator:
+    if entry.suffixed or model.suffixed:
+        return rules.suffixed
+    name = rules.default_operator if operator is None else operator
+    return rules.operators.get(name, rules.other_operator)
+
+
+def _same_shape(entry: ModelVersion, model: ModelVersion) -> bool:
+    return entry.parts == model.parts and entry.prefix == model.prefix
+
+
 def accepts(entry: str, model: str, operator: str | None, rules: ModelVersions) -> bool:
     """Whether an entry's version and operator accept the model's version."""
     entry_version = parse(entry, rules)
     model_version = parse(model, rules)
     if entry_version is None or model_version is None:
         return False
-    if entry_version.suffixed or model_version.suffixed:
-        rule = rules.suffixed
-    else:
-        name = rules.default_operator if operator is None else operator
-        rule = rules.operators.get(name, rules.other_operator)
-    if rule.same_shape and (
-        entry_version.parts != model_version.parts or entry_version.prefix != model_version.prefix
-    ):
+    rule = _rule(entry_version, model_version, operator, rules)
+    if rule.same_shape and not _same_shape(entry_version, model_version):
         return False
     return _compare(entry_version, model_version) in rule.accepts
+
+
+def refused_by_order(
+    entry: str, model: str, operator: str | None, rules: ModelVersions
+) -> str | None:
+    """The ordering operator's sign when the order of two valid versions of one
+    shape refused the model's (`4.33.1 >= 4.46.0`); None when it accepted, or
+    when something else decided (an invalid version, a suffix, the shape, an
+    operator without a sign)."""
+    entry_version = parse(entry, rules)
+    model_version = parse(model, rules)
+    if entry_version is None or model_version is None:
+        return None
+    rule = _rule(entry_version, model_version, operator, rules)
+    if rule.symbol is None or not _same_shape(entry_version, model_version):
+        return None
+    if _compare(entry_version, model_version) in rule.accepts:
+        return None
+    return rule.symbol

@@ -30,7 +30,9 @@ def trace_lines(policy: Policy, candidate: Candidate) -> list[str]:
         lines.append(f"{number}. {result.check}: {state}{late}")
         if result.reason:
             lines.append(f"     {result.reason}")
-        lines.extend(f"     {what}: {value}" for what, value in result.inputs)
+        for what, value in result.inputs:
+            lines.append(f"     {what}: {value}")
+            lines.extend(f"       {note}" for at, note in result.notes if at == what)
         if result.match is not None:
             lines.extend(_mode_lines(policy, result))
         failed = failed or result.failed

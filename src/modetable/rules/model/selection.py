@@ -169,6 +169,8 @@ class SelectionCheck:
 class VersionOperator:
     accepts: tuple[VersionOutcome, ...]
     same_shape: bool = False
+    # An ordering operator's sign (`>=`), to state the comparison in words.
+    symbol: str | None = None
 
 
 @attrs.frozen
