@@ -709,7 +709,7 @@ def test_a_named_runtimes_model_format_finding_says_the_ordering_in_its_hint(tmp
             "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "rt"},
             "hint": "4.33.1 >= 4.46.0 is false: OME compares the runtime's version to the model's",
             "related": [
-                {"file": str(path), "line": 26, "col": 1, "label": "ClusterServingRuntime rt"}
+                {"file": str(path), "line": 28, "col": 1, "label": "ClusterServingRuntime rt"}
             ],
         }
     ]
