@@ -119,15 +119,16 @@ def test_runtimes_named_without_declaring_the_model_are_warnings(catalog_audit):
 
 def test_the_catalog_summary_counts_by_severity(catalog_audit):
     """Most models in the catalog wait for OME's model agent: their checks are
-    pending, counted apart; six InferenceServices are real mistakes (see
+    pending, counted apart; four InferenceServices are real mistakes (see
     test_the_catalogs_errors_are_real_mistakes), and nine have warnings."""
     summary = catalog_audit["summary"]
-    assert summary["isvcs"] == 142
+    # exaone and glm-4-5v are refused by the API server: not audited.
+    assert summary["isvcs"] == 140
     # Warnings: two InferenceServices run OMENative on runtimes that use a
     # LeaderWorkerSet's names, seven have a mode in metadata.annotations.
-    assert summary["severity"] == {"error": 6, "warning": 9, "info": 0}
+    assert summary["severity"] == {"error": 4, "warning": 9, "info": 0}
     assert summary["pending"] == 108
-    assert summary["ok"] == 142 - 6 - 9 - 108
+    assert summary["ok"] == 140 - 4 - 9 - 108
     items = catalog_audit["items"]
     every = [f for item in items for f in item["findings"]] + catalog_audit["manifest_findings"]
     assert summary["findings"] == {
@@ -136,7 +137,12 @@ def test_the_catalog_summary_counts_by_severity(catalog_audit):
     }
     assert summary["pending_findings"] == sum(f["pending"] for f in every) == 120
     assert {f["id"] for f in every if f["pending"]} == {"pending/model-metadata"}
-    assert [f["id"] for f in catalog_audit["manifest_findings"]] == ["manifest/duplicate"] * 10
+    assert [f["id"] for f in catalog_audit["manifest_findings"]] == [
+        *["schema/unknown-field"] * 3,
+        "schema/required",
+        *["schema/unknown-field"] * 4,
+        *["manifest/duplicate"] * 10,
+    ]
     assert sum(not item["findings"] for item in items) == summary["ok"]
     assert (
         sum(
@@ -154,10 +160,7 @@ def test_the_catalogs_errors_are_real_mistakes(catalog_audit):
         for item in catalog_audit["items"]
     }
     assert {isvc: ids for isvc, ids in errors.items() if ids} == {
-        # spec.model holds modelName and runtime, fields the API does not know
-        "default/exaone-3-5-7-8b-instruct": ["outcome/model_name_missing"],
-        # spec.modelRef, which OME does not know: neither model nor runtime
-        "zai-org-test/glm-4-5v-test": ["admission/model-or-runtime-required"],
+        # (exaone and glm-4-5v, refused by the API server, are not audited)
         # names model llama-3-2-90b-fp8-dynamic; the catalog's model has another name
         "llama-3-2-90b-fp8-dynamic/llama-3-2-90b-fp8-dynamic": ["admission/model-exists"],
         # minReplicas: 0 without KEDA
@@ -304,7 +307,7 @@ def test_a_disabled_named_runtime_is_the_object_to_fix(tmp_path):
     assert finding["id"] == "outcome/runtime_disabled"
     assert finding["object"] == {"kind": "ClusterServingRuntime", "namespace": None, "name": "off"}
     select = run_cli("select", "--isvc", "a/svc", str(path))
-    assert select.out.splitlines()[2] == f"Cause: ClusterServingRuntime off ({path}:15:1)"
+    assert select.out.splitlines()[2] == f"Cause: ClusterServingRuntime off ({path}:17:1)"
 
 
 def test_an_unknown_isvc_gets_did_you_mean(fleet):
@@ -453,21 +456,25 @@ spec:
 """
 
 
-def test_a_planted_malformed_runtime_is_one_finding_and_the_rest_is_audited(tmp_path):
+def test_a_planted_runtime_the_api_server_refuses_is_one_finding_and_the_rest_is_audited(
+    tmp_path,
+):
     catalog = str(need(CATALOG))
     planted = write(tmp_path, "planted.yaml", PLANTED)
     run = run_cli("audit", catalog, str(planted), "-o", "json")
     assert run.code == 1, run.err
     document = run.json()
-    assert document["summary"]["isvcs"] == 142
-    invalid = [f for f in document["manifest_findings"] if f["id"] == "manifest/invalid"]
-    select = run_cli("select", "--isvc", "deepseek-r1/deepseek-r1", catalog, str(planted))
-    assert select.code == 2
-    assert invalid == [
+    assert document["summary"]["isvcs"] == 140
+    refused = [f for f in document["manifest_findings"] if f["object"]["name"] == "planted-broken"]
+    text = (
+        'spec.disabled: Invalid value: "string": spec.disabled in body must be of type '
+        'boolean: "string"'
+    )
+    assert refused == [
         {
             "severity": "error",
-            "id": "manifest/invalid",
-            "message": "spec.disabled must be true or false, got the string 'no'",
+            "id": "schema/type",
+            "message": text,
             "location": {"file": str(planted), "line": 6, "col": 13},
             "object": {
                 "kind": "ClusterServingRuntime",
@@ -479,11 +486,15 @@ def test_a_planted_malformed_runtime_is_one_finding_and_the_rest_is_audited(tmp_
             "pending": False,
         }
     ]
-    assert select.err.splitlines()[-1] == (
-        f"modetable: error: {planted}:6:13: spec.disabled must be true or false, "
-        "got the string 'no'"
-    )
-    assert run_cli("match", "--isvc", "deepseek-r1/deepseek-r1", catalog, str(planted)).code == 2
+    # Any other command leaves it out, with a warning, and answers as without it.
+    args = ("--isvc", "deepseek-r1/deepseek-r1", catalog)
+    for command in ("select", "match"):
+        alone = run_cli(command, *args)
+        with_it = run_cli(command, *args, str(planted))
+        assert (with_it.code, with_it.out) == (alone.code, alone.out)
+        # One warning names the first refused (the catalog's exaone) and counts the rest.
+        assert "(and 1 more: `modetable audit` lists each)" in alone.err
+        assert with_it.err == alone.err.replace("(and 1 more:", "(and 2 more:")
     # Everything else as without it: one error more.
     clean = run_cli("audit", catalog, "-o", "json").json()["summary"]
     assert document["summary"]["findings"]["error"] == clean["findings"]["error"] + 1
@@ -845,7 +856,7 @@ def test_a_named_runtimes_model_format_finding_says_the_ordering_in_its_hint(tmp
             "object": {"kind": "ClusterServingRuntime", "namespace": None, "name": "rt"},
             "hint": "4.33.1 >= 4.46.0 is false: OME compares the runtime's version to the model's",
             "related": [
-                {"file": str(path), "line": 26, "col": 1, "label": "ClusterServingRuntime rt"}
+                {"file": str(path), "line": 28, "col": 1, "label": "ClusterServingRuntime rt"}
             ],
             "pending": False,
         }
