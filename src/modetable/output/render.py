@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, TextIO
 
@@ -58,13 +58,39 @@ def table(
 ) -> str:
     """Columns aligned as kubectl prints them: upper-case headers, three spaces
     apart (`headers_shown=False`: kubectl's --no-headers); a cell's newlines and
-    terminal escapes shown escaped."""
-    from tabulate import tabulate
+    terminal escapes shown escaped.
 
-    text = tabulate(
-        [["" if cell is None else escape(str(cell)) for cell in row] for row in rows],
-        headers=list(headers) if headers_shown else (),
-        tablefmt="plain",
-        disable_numparse=True,
+    The text is tabulate's `plain` format with numbers left as text (cells
+    stripped, each column as wide as its widest cell and at least its header
+    and two spaces, two spaces between columns, each line's end stripped),
+    made here because importing
+    tabulate costs a cold `select`, `match` or `effective` a sixth of its time
+    (it reads its version with `importlib.metadata`); `tests/test_render.py`
+    holds the two to the same text."""
+    cells = [["" if cell is None else escape(str(cell)).strip() for cell in row] for row in rows]
+    shown = list(headers) if headers_shown else []
+    width = _width_function([*shown, *(cell for row in cells for cell in row)])
+    widths = [width(header) + 2 for header in shown] or [0] * len(headers)
+    for row in cells:
+        widths = [max(most, width(cell)) for most, cell in zip(widths, row, strict=True)]
+    text = "\n".join(
+        "  ".join(
+            cell + " " * (most - width(cell)) for cell, most in zip(row, widths, strict=True)
+        ).rstrip()
+        for row in ([shown] if shown else []) + cells
     )
-    return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
+    # Line by line, as the text always was: a last row with nothing in it is no line.
+    return "\n".join(text.splitlines()) + "\n"
+
+
+def _width_function(texts: list[str]) -> Callable[[str], int]:
+    """How many columns a text takes on a terminal: its length, unless a text
+    is not ASCII and wcwidth is installed (then wide characters take two
+    columns and combining ones none, as tabulate counts them with it)."""
+    if all(text.isascii() for text in texts):
+        return len
+    try:
+        from wcwidth import wcswidth
+    except ImportError:
+        return len
+    return wcswidth
