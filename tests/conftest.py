@@ -25,9 +25,7 @@ EXAMPLES = ROOT / "examples"
 RULES = ROOT / "rules" / "modes.yaml"
 # The admission checks of the shipped rules in force in v1.3, in the order they run.
 ADMISSION_V13 = (
-    "service-mode-values",
-    "model-name-required",
-    "runtime-name-required",
+    "crd-schema",
     "decoder-requires-engine",
     "leader-worker-pairing",
     "lean-multi-pod-runner",
@@ -233,7 +231,11 @@ def mode_annotation(mode: str) -> dict:
 def model_doc(
     name: str = "m", kind: str = "ClusterBaseModel", namespace: str = "ns", **spec: Any
 ) -> dict:
-    """A BaseModel (in `namespace`) or ClusterBaseModel; spec fields as given."""
+    """A BaseModel (in `namespace`) or ClusterBaseModel; spec fields as given,
+    with the storage OME's CRD requires unless given (None: none)."""
+    spec.setdefault("storage", {"storageUri": f"hf://example/{name}"})
+    if spec["storage"] is None:
+        del spec["storage"]
     metadata: dict[str, Any] = {"name": name}
     if kind == "BaseModel":
         metadata["namespace"] = namespace

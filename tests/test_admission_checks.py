@@ -9,6 +9,7 @@ that denies (or none), the denial's text, and the warnings.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
@@ -53,13 +54,23 @@ def admission_everywhere(tmp_path, docs: list[dict], version: str) -> dict:
     admitted = run_cli("admit", "--isvc", "ns/svc", str(path), *common)
     selected = run_cli("select", "--isvc", "ns/svc", str(path), *common)
     audited = run_cli("audit", str(path), *common)
-    assert admitted.err == selected.err == ""
+    # Another object the API server refuses (a field of a later version) is left out.
+    assert admitted.err == selected.err
+    assert all("is left out, as the API server refuses it" in w for w in admitted.err.splitlines())
     items = [i for i in audited.json()["items"] if i["isvc"] == "ns/svc"]
-    assert len(items) == 1
     verdict = admitted.json()["admission"]
     assert selected.json()["admission"] == verdict
-    assert items[0]["admission"] == verdict
     assert admitted.code == (0 if verdict["allowed"] else 1)
+    if verdict["denied_by"] == "crd-schema":
+        # The API server refuses it: it never exists, and the audit says why.
+        assert items == []
+        found = audited.json()["manifest_findings"]
+        assert admitted.json()["schema_findings"] == [
+            f for f in found if f["object"]["name"] == "svc"
+        ]
+        return verdict
+    assert len(items) == 1
+    assert items[0]["admission"] == verdict
     return verdict
 
 
@@ -145,7 +156,11 @@ PIN_AUTO_SYNC = (
     "ignore the pin"
 )
 OWN_IMAGE = {"runner": {"image": "own:1"}}
-LEAN_IMAGES = {"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": "b"}}}
+# A leader's and a worker's runner are containers: OME's CRD requires their name.
+LEAN_IMAGES = {
+    "leader": {"runner": {"name": "l", "image": "a"}},
+    "worker": {"runner": {"name": "w", "image": "b"}},
+}
 
 CASES = [
     Case("clean", {}, None, warnings=(("runtime-resolution", PICKED),)),
@@ -197,7 +212,10 @@ CASES = [
     # lean-multi-pod-runner: only with neither a model nor a runtime named.
     Case(
         "lean-worker-image-empty",
-        {"model": None, "engine": {"leader": {"runner": {"image": "a"}}, "worker": {}}},
+        {
+            "model": None,
+            "engine": {"leader": {"runner": {"name": "l", "image": "a"}}, "worker": {}},
+        },
         "lean-multi-pod-runner",
         lean("engine", "a", ""),
     ),
@@ -206,7 +224,10 @@ CASES = [
         {
             "model": None,
             "engine": LEAN_IMAGES,
-            "decoder": {"leader": {"runner": {"image": ""}}, "worker": {"runner": {"image": 'q"'}}},
+            "decoder": {
+                "leader": {"runner": {"name": "l", "image": ""}},
+                "worker": {"runner": {"name": "w", "image": 'q"'}},
+            },
         },
         "lean-multi-pod-runner",
         lean("decoder", "", 'q\\"'),
@@ -512,23 +533,22 @@ def test_each_check_in_v13(tmp_path, case):
     assert admission_everywhere(tmp_path, docs, "v1.3") == _denied(case)
 
 
-V122 = ("model-name-required", "runtime-name-required", "model-required", "runtime-resolution")
+V122 = ("crd-schema", "model-required", "runtime-resolution")
 
 
 @pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
 @pytest.mark.parametrize("runtime", [{}, {"kind": "ServingRuntime"}, {"name": None}])
 def test_a_runtime_without_a_name_is_refused_by_the_schema(tmp_path, version, runtime):
     """ServingRuntimeRef's name is required, as ModelRef's is: the API server
-    refuses the object before the webhook runs."""
-    checks = V13 if version == "v1.3" else V122
+    refuses the object before the webhook runs (OME's CRD schema)."""
     verdict = admission_everywhere(tmp_path, [isvc({"runtime": runtime}), *cluster_docs()], version)
     assert verdict == {
         "allowed": False,
         "message": 'The InferenceService "svc" is invalid: spec.runtime.name: Required value',
         "warnings": [],
-        "denied_by": "runtime-name-required",
+        "denied_by": "crd-schema",
         "warning_checks": [],
-        "checked": list(checks[: checks.index("runtime-name-required") + 1]),
+        "checked": ["crd-schema"],
         "not_checked": [],
     }
 
@@ -540,7 +560,9 @@ def test_an_empty_runtime_name_passes_the_schema_and_names_no_runtime(tmp_path):
     )
 
 
-# In v1.2.2 none of these checks was there: what was allowed stays allowed.
+# In v1.2.2 none of these checks was there: what was allowed stays allowed,
+# unless it writes a field v1.2.2's CRD does not have, which the API server
+# refuses under kubectl's default field validation (Strict).
 V122_ALLOWED = [c for c in CASES if c.denied_by not in ("model-exists", "runtime-resolution")]
 
 
@@ -550,8 +572,26 @@ def test_v122_had_none_of_the_shape_checks(tmp_path, case):
     verdict = admission_everywhere(tmp_path, docs, "v1.2.2")
     if case.spec.get("model", {"name": "m"}) is None:
         return  # v1.2.2's schema requires spec.model
+    if _unknown_in_v122(verdict):
+        return
     assert verdict["denied_by"] is None
     assert not any(c in verdict["checked"] for c in V13 if c not in V122)
+
+
+STRICT_V122 = re.compile(
+    r'Error from server \(BadRequest\): error when creating "[^"]+": InferenceService in '
+    r'version "v1beta1" cannot be handled as a InferenceService: strict decoding error: '
+    r'unknown field "spec\.[^"]+"(, unknown field "spec\.[^"]+")*'
+)
+
+
+def _unknown_in_v122(verdict: dict) -> bool:
+    """Whether v1.2.2's API server refuses the object for fields its CRD lacks."""
+    if verdict["denied_by"] != "crd-schema":
+        return False
+    assert STRICT_V122.fullmatch(verdict["message"]), verdict["message"]
+    assert verdict["checked"] == ["crd-schema"]
+    return True
 
 
 def test_the_pin_example_of_the_docs(tmp_path):
@@ -621,33 +661,44 @@ def test_where_the_webhook_resolves_nothing_the_model_kind_leaves_nothing_undeci
     [
         (
             {"worker": {"size": "2"}, "leader": {}},
-            "spec.engine.worker.size must be an integer, got the string '2'",
+            'spec.engine.worker.size: Invalid value: "string": spec.engine.worker.size in body '
+            'must be of type integer: "string"',
         ),
-        # Whether the webhook selects reads it: a number is no image, and no
-        # image the API server takes either.
-        ({"runner": {"image": 5}}, "spec.engine.runner.image must be a string, got the number 5"),
-        ({"runner": "img:1"}, "spec.engine.runner must be a mapping, got the string 'img:1'"),
+        # Whether the webhook selects reads it: a number is no image the API
+        # server takes.
+        (
+            {"runner": {"image": 5}},
+            'spec.engine.runner.image: Invalid value: "integer": spec.engine.runner.image in '
+            'body must be of type string: "integer"',
+        ),
+        (
+            {"runner": "img:1"},
+            'spec.engine.runner: Invalid value: "string": spec.engine.runner in body must be of '
+            'type object: "string"',
+        ),
         # Named up to the value that is wrong, not the field beyond it.
         (
             {"leader": {"runner": 5}, "worker": {}},
-            "spec.engine.leader.runner must be a mapping, got the number 5",
+            'spec.engine.leader.runner: Invalid value: "integer": spec.engine.leader.runner in '
+            'body must be of type object: "integer"',
         ),
     ],
     ids=["worker-size", "runner-image", "runner", "leader-runner"],
 )
-def test_a_wrong_type_is_bad_input_on_every_command(tmp_path, engine, said):
+def test_a_wrong_type_is_refused_by_the_api_server_on_every_command(tmp_path, engine, said):
     path = tmp_path / "m.yaml"
     docs = [isvc({"engine": engine}), *cluster_docs()]
     path.write_text(yaml.safe_dump_all(docs, sort_keys=False))
     for command in (("admit", "--isvc", "ns/svc"), ("select", "--isvc", "ns/svc")):
         run = run_cli(*command, str(path))
-        assert run.code == 2
-        assert run.err.endswith(said + "\n")
+        assert (run.code, run.err) == (1, "")
+        denied = f'The InferenceService "svc" is invalid: {said}'
+        assert run.out == f"InferenceService ns/svc: denied\n{denied}\n"
     # The audit goes on without the object, and says why.
     audit = run_cli("audit", str(path), "-o", "json").json()
     assert audit["items"] == []
     [finding] = audit["manifest_findings"]
-    assert (finding["id"], finding["message"]) == ("manifest/invalid", said)
+    assert (finding["id"], finding["message"]) == ("schema/type", said)
 
 
 # --- rollout groups (ValidateCanary, then ValidateCoordination) ----------------------
@@ -1430,8 +1481,9 @@ def test_v122_had_none_of_the_later_rollout_checks(tmp_path, case):
     verdict = admission_everywhere(tmp_path, docs, "v1.2.2")
     if case.denied_by in ("model-exists", "runtime-resolution"):
         return  # checks v1.2.2 has in its own way
-    assert (verdict["allowed"], verdict["not_checked"]) == (True, [])
-    assert not [c for c in verdict["checked"] if c.startswith("rollout-")]
+    # v1.2.2's CRD has no spec.rollout: the API server refuses it (Strict).
+    assert _unknown_in_v122(verdict)
+    assert 'unknown field "spec.rollout"' in verdict["message"]
 
 
 def test_a_policy_ref_group_is_not_decided(tmp_path):
@@ -1476,9 +1528,12 @@ def test_a_policy_ref_group_is_not_decided(tmp_path):
 
 
 def test_v122_had_no_rollout_checks(tmp_path):
+    """v1.2.2's CRD has no spec.rollout: under kubectl's default (Strict) the
+    API server refuses the object before any webhook."""
     docs = [isvc(rollout(canary(["engine"]))), *cluster_docs()]
     verdict = admission_everywhere(tmp_path, docs, "v1.2.2")
-    assert (verdict["allowed"], verdict["not_checked"]) == (True, [])
+    assert _unknown_in_v122(verdict)
+    assert verdict["message"].endswith('strict decoding error: unknown field "spec.rollout"')
 
 
 def test_a_duration_that_does_not_parse_is_bad_input(tmp_path):
@@ -1725,8 +1780,7 @@ SCOPE = (
     "name, autoscalers and scaling policy, PodDisruptionBudgets, placement and routing, "
     "traffic, lifecycle and ready policy, migration requests, replica references and "
     "collisions with standalone InferenceReplicas, overlays and PVCs, and its "
-    "UPDATE-only rules; the API server's schema beyond spec.deploymentMode, spec.model.name "
-    "and spec.runtime.name; "
+    "UPDATE-only rules; the API server's CEL rules and server-side defaulting; "
     "the mutating defaulter"
 )
 

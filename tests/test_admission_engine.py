@@ -32,8 +32,7 @@ def test_every_test_word_has_its_test():
 def test_the_shipped_checks_in_order(v13, v122):
     assert tuple(r.id for r in v13.admission) == V13
     assert tuple(r.id for r in v122.admission) == (
-        "model-name-required",
-        "runtime-name-required",
+        "crd-schema",
         "model-required",
         "runtime-resolution",
     )
@@ -109,9 +108,7 @@ def test_without_selection_its_checks_are_neither_run_nor_noted(v13):
     cluster = cluster_of(v13, isvc_doc(engine={}))
     admission = admit(v13, cluster.isvcs[0])
     assert admission.allowed
-    pure = tuple(
-        c for c in V13 if c not in ("model-name-required", "model-exists", "runtime-resolution")
-    )
+    pure = tuple(c for c in V13 if c not in ("model-exists", "runtime-resolution"))
     assert admission.checked == pure
     assert admission.not_checked == ()
 
@@ -119,8 +116,7 @@ def test_without_selection_its_checks_are_neither_run_nor_noted(v13):
 def test_v122_runs_the_checks_it_had(v122):
     admission = _picked(v122).admission
     assert admission.checked == (
-        "model-name-required",
-        "runtime-name-required",
+        "crd-schema",
         "model-required",
         "runtime-resolution",
     )

@@ -245,18 +245,27 @@ def _refused(policy, objects) -> modetable.ModetableError:
     return raised.value
 
 
-def test_an_error_names_the_object_and_the_field(policy):
+MODEL_NAME_3 = (
+    'InferenceService.ome.io "svc" is invalid: spec.model.name: Invalid value: "integer": '
+    'spec.model.name in body must be of type string: "integer"'
+)
+
+
+def test_an_object_the_api_server_refuses_is_left_out_with_a_warning(policy):
     isvc = isvc_doc("svc", "ns", model={"name": 3})
-    error = _refused(policy, [model_doc("m"), isvc])
-    assert str(error) == (
-        "InferenceService ns/svc (objects[1]) at spec.model.name: "
-        "spec.model.name must be a string, got the number 3"
-    )
-    assert error.code is modetable.ErrorCode.WRONG_TYPE
-    assert (error.location.file, error.location.field, error.location.line) == (
-        "InferenceService ns/svc (objects[1])",
-        "spec.model.name",
-        None,
+    with pytest.warns(modetable.ModetableWarning) as said:
+        cluster = modetable.Cluster.from_objects([model_doc("m"), isvc], rules=policy)
+    assert cluster.isvcs == ()
+    assert [str(w.message) for w in said] == [
+        "InferenceService ns/svc (InferenceService ns/svc (objects[1])) is left out, as the API "
+        f"server refuses it: {MODEL_NAME_3}"
+    ]
+    with pytest.raises(modetable.ModetableError) as raised:
+        modetable.select(policy, cluster, "ns/svc")
+    assert raised.value.code is modetable.ErrorCode.DENIED
+    assert str(raised.value).endswith(
+        'The InferenceService "svc" is invalid: spec.model.name: Invalid value: "integer": '
+        'spec.model.name in body must be of type string: "integer"'
     )
 
 
@@ -366,13 +375,18 @@ def test_duplicates_are_a_warning(policy):
 
 
 def test_a_lenient_cluster_leaves_out_what_does_not_read_and_the_audit_says_so(policy):
-    objects = [model_doc("m"), isvc_doc("good", "ns"), isvc_doc("bad", "ns", model=3)]
+    bad = isvc_doc("bad", "ns")
+    bad["metadata"]["annotations"] = {"ome.io/deploymentMode": 3}
+    objects = [model_doc("m"), isvc_doc("good", "ns"), bad, isvc_doc("refused", "ns", model=3)]
     with pytest.raises(modetable.ModetableError):
         modetable.Cluster.from_objects(objects, rules=policy)
     cluster = modetable.Cluster.from_objects(objects, rules=policy, lenient=True)
     assert cluster.isvcs == ("ns/good",)
     found = modetable.audit_cluster(policy, cluster).to_json()["manifest_findings"]
-    assert [(f["id"], f["object"]["name"]) for f in found] == [("manifest/invalid", "bad")]
+    assert [(f["id"], f["object"]["name"]) for f in found] == [
+        ("manifest/invalid", "bad"),
+        ("schema/type", "refused"),
+    ]
 
 
 # --- deciding ---------------------------------------------------------------------
@@ -408,11 +422,17 @@ def test_an_object_that_is_not_an_isvc_is_an_error(policy, examples):
         str(raised.value)
         == "the isvc argument: isvc must be an InferenceService, got a ClusterBaseModel"
     )
-    with pytest.raises(modetable.ModetableError) as raised:
-        modetable.admit(policy, examples, isvc_doc("svc", "ns", model={"name": 3}))
-    assert str(raised.value) == (
-        "InferenceService ns/svc (the isvc argument) at spec.model.name: "
-        "spec.model.name must be a string, got the number 3"
+    # One the API server refuses is denied, before any webhook.
+    refused = modetable.admit(policy, examples, isvc_doc("svc", "ns", model={"name": 3}))
+    assert (refused.allowed, refused.denied_by) == (False, "crd-schema")
+    assert refused.message == (
+        'The InferenceService "svc" is invalid: spec.model.name: Invalid value: "integer": '
+        'spec.model.name in body must be of type string: "integer"'
+    )
+    [finding] = refused.to_json()["schema_findings"]
+    assert (finding["id"], finding["location"]["file"]) == (
+        "schema/type",
+        "InferenceService ns/svc (the isvc argument)",
     )
 
 

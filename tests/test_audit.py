@@ -255,7 +255,7 @@ def test_the_table_for_people(fleet):
         f"    {isvcs}:33:11: warning: router runs in MultiNode, which is deprecated: "
         "move it to OMENative [mode/MultiNode]",
     ]
-    assert findings[-1] == f"        see ClusterServingRuntime router-mn at {runtimes}:77:30"
+    assert findings[-1] == f"        see ClusterServingRuntime router-mn at {runtimes}:79:30"
     # Under the deprecation, what the move to the replacement changes.
     assert findings[2] == (
         "        ClusterServingRuntime lws spec.engineConfig.leader.runner.command[2] uses the "

@@ -160,7 +160,7 @@ def _twice(fleet: Path, name: str, line: int, first: int, more: int = 0) -> str:
 
 def test_every_namespace_keeps_the_cluster_objects_it_uses_and_no_other(fleet):
     whole = run_cli("audit", str(fleet), "-o", "json")
-    assert whole.err == _twice(fleet, "picked", 1, 15, more=2)
+    assert whole.err == _twice(fleet, "picked", 1, 17, more=2)
     assert _listed(whole.json()) == [
         ("manifest/invalid", "ClusterBaseModel", "broken"),
         ("manifest/duplicate", "ClusterServingRuntime", "picked"),
@@ -174,14 +174,14 @@ def test_every_namespace_keeps_the_cluster_objects_it_uses_and_no_other(fleet):
         ("manifest/duplicate", "ClusterServingRuntime", "picked"),
         ("manifest/duplicate", "ClusterServingRuntime", "runner-up"),
     ]
-    assert auto.err == _twice(fleet, "picked", 1, 15, more=1)
+    assert auto.err == _twice(fleet, "picked", 1, 17, more=1)
     named = run_cli("audit", str(fleet), "-n", "named", "-o", "json")
     # The named runtime's parent, and the model it names that does not read.
     assert _listed(named.json()) == [
         ("manifest/invalid", "ClusterBaseModel", "broken"),
         ("manifest/duplicate", "ClusterServingRuntime", "parent"),
     ]
-    assert named.err == _twice(fleet, "parent", 33, 47)
+    assert named.err == _twice(fleet, "parent", 33, 49)
     other = run_cli("audit", str(fleet), "-n", "other", "-o", "json", "--fail-on", "warning")
     assert (other.code, other.err, _listed(other.json())) == (0, "", [])
     assert other.json()["summary"]["findings"] == {"error": 0, "warning": 0, "info": 0}
@@ -216,7 +216,7 @@ def test_the_upgrade_view_is_scoped_alike(fleet):
     write(fleet, "g.yaml", yaml.safe_dump_all(_TWICE, sort_keys=False))
     auto = run_cli("audit", "--from", "v1.2.2", str(fleet), "-n", "auto", "-o", "json")
     assert [i["isvc"] for i in auto.json()["items"]] == ["auto/svc"]
-    assert auto.err == _twice(fleet, "picked", 1, 15, more=1)
+    assert auto.err == _twice(fleet, "picked", 1, 17, more=1)
     other = run_cli("audit", "--from", "v1.2.2", str(fleet), "-n", "other")
     assert (other.code, other.err) == (0, "")
     lonely = run_cli("audit", "--from", "v1.2.2", str(fleet), "-n", "lonely")

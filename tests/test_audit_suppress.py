@@ -30,7 +30,7 @@ PINNED_LINE = (
     "move it to OMENative [mode/MultiNode]"
 )
 # b/routed's findings stand at its spec.runtime.name, the runtime's field beside.
-ROUTED_SEE = "see ClusterServingRuntime router-mn at fleet/runtimes.yaml:77:30"
+ROUTED_SEE = "see ClusterServingRuntime router-mn at fleet/runtimes.yaml:79:30"
 ROUTED_MODE_LINE = (
     "fleet/apps/isvcs.yaml:33:11: warning: router runs in MultiNode, which is deprecated: "
     "move it to OMENative [mode/MultiNode]"
@@ -204,7 +204,12 @@ def test_the_config_file_suppresses_with_reasons_and_sets_fail_on(fleet, tmp_pat
 
 def test_the_command_line_wins_over_the_config(fleet, tmp_path):
     write(tmp_path, ".modetable.yaml", "fail-on: warning\nome-version: v1.2.2\n")
-    assert run_cli("audit", fleet, "-n", "a").code == 0  # v1.2.2: MultiNode is current
+    older = run_cli("audit", fleet, "-n", "a", "-o", "json").json()
+    # v1.2.2: MultiNode is current (no finding); its CRD has no spec.deploymentMode,
+    # so the API server refuses a/native (Strict).
+    assert older["summary"]["version"] == "v1.2.2"
+    assert [i["findings"] for i in older["items"]] == [[]]
+    assert [f["id"] for f in older["manifest_findings"]] == ["schema/unknown-field"]
     run = run_cli("audit", fleet, "-n", "a", "--ome-version", "v1.3", "-o", "json")
     assert (run.code, run.json()["summary"]["version"]) == (1, "v1.3")
     assert (

@@ -304,9 +304,7 @@ def test_admit_json_and_exit_codes(tmp_path):
             "denied_by": "engine-decoder-agree",
             "warning_checks": [],
             "checked": [
-                "service-mode-values",
-                "model-name-required",
-                "runtime-name-required",
+                "crd-schema",
                 "decoder-requires-engine",
                 "leader-worker-pairing",
                 "lean-multi-pod-runner",
@@ -314,6 +312,7 @@ def test_admit_json_and_exit_codes(tmp_path):
             ],
             "not_checked": [],
         },
+        "schema_findings": [],
         "version": "v1.3",
         "rules": rules_used(),
     }
@@ -327,13 +326,13 @@ def test_admit_json_and_exit_codes(tmp_path):
             "denied_by": None,
             "warning_checks": [],
             "checked": [
-                "model-name-required",
-                "runtime-name-required",
+                "crd-schema",
                 "model-required",
                 "runtime-resolution",
             ],
             "not_checked": [],
         },
+        "schema_findings": [],
         "version": "v1.2.3",
         "rules": rules_used("v1.2.2"),
     }

@@ -327,7 +327,7 @@ def test_the_example_has_the_views_fields_in_order(title):
 
 
 def test_a_field_the_page_lacks_fails():
-    shown = {"admission": {"allowed": True}, "version": "v1.3", "rules": {}}
+    shown = {"admission": {"allowed": True}, "schema_findings": [], "version": "v1.3", "rules": {}}
     lacking = "admit.admission: the page leaves out ['message', 'warnings', 'denied_by', "
     lacking += "'warning_checks', 'checked', 'not_checked']"
     with pytest.raises(AssertionError, match=re.escape(lacking)):
@@ -338,7 +338,7 @@ def test_a_field_the_page_lacks_fails():
     unknown = "admit: 'note' is no field of AdmitView"
     with pytest.raises(AssertionError, match=re.escape(unknown)):
         _held_to_view(
-            {"admission": {}, "version": "v", "rules": {}, "note": 1},
+            {"admission": {}, "schema_findings": [], "version": "v", "rules": {}, "note": 1},
             _view(VIEWS["admit"]),
             "admit",
         )

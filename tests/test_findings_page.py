@@ -24,6 +24,7 @@ from modetable.rules.words import (
     OUTCOMES_WITH_A_RUNTIME,
     AdmissionCheck,
     ManifestFinding,
+    SchemaError,
     Status,
 )
 from modetable.versions import in_force
@@ -35,7 +36,13 @@ def _emittable(policy) -> set[str]:
     """Every id the audit can emit in `policy`'s version, read from the sections
     that make findings (audit/findings.py), not from `findings` itself."""
     selection = policy.rules.selection
-    ids = {f"admission/{r.id}" for r in policy.admission if r.check != AdmissionCheck.SELECTION}
+    ids = {
+        f"admission/{r.id}"
+        for r in policy.admission
+        if r.check not in (AdmissionCheck.SELECTION, AdmissionCheck.CRD_SCHEMA)
+    }
+    if any(r.check == AdmissionCheck.CRD_SCHEMA for r in policy.admission):
+        ids |= {f"schema/{word}" for word in SchemaError}
     ids |= {f"not_checked/{r.id}" for r in policy.admission if r.undecided is not None}
     ids |= {
         f"outcome/{o}"

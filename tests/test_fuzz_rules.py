@@ -134,8 +134,8 @@ def test_tags_numbers_and_aliases_on_any_node_of_the_rules(tmp_path, data, comma
     check_answer(argv, run_cli(*argv))
 
 
-def _edited(tmp_path, path: tuple, value=None, *, delete: bool = False):
-    rules = copy.deepcopy(SHIPPED)
+def _edited(tmp_path, path: tuple, value=None, *, delete: bool = False, base=None):
+    rules = copy.deepcopy(SHIPPED) if base is None else yaml.safe_load(base.read_text())
     parent = _at(rules, path[:-1])
     if delete:
         del parent[path[-1]]
@@ -224,9 +224,14 @@ def test_a_check_with_no_message_is_refused_at_load(tmp_path):
 
 
 def test_an_allowed_values_check_without_its_source_is_refused_at_load(tmp_path):
-    rules = _edited(tmp_path, ("admission", 0, "source"), delete=True)
+    # A webhook check made an allowed_values check, with its message and no source.
+    check = {"id": "decoder-requires-engine", "stage": "webhook", "check": "allowed_values"}
+    message = {"origin": "ome", "text": "{value}: {supported}", "params": ["value", "supported"]}
+    at = next(i for i, c in enumerate(SHIPPED["admission"]) if c["id"] == check["id"])
+    rules = _edited(tmp_path, ("admission", at), {**check, "message": "unsupported_value"})
+    rules = _edited(tmp_path, ("messages", "unsupported_value"), message, base=rules)
     run = run_cli("--rules", str(rules), "admit", "--isvc", "llama-3-70b", str(EXAMPLES))
-    line = _line_of(rules, "- id: service-mode-values")
+    line = _line_of(rules, "- id: decoder-requires-engine")
     assert (run.code, run.out, run.err) == (
         2,
         "",

@@ -14,39 +14,44 @@ def _file(tmp_path, *documents: dict):
     return str(write(tmp_path, "cluster.yaml", yaml.safe_dump_all(documents, sort_keys=False)))
 
 
-def test_an_object_wrong_twice_gets_the_first_checks_error_from_every_command(tmp_path):
-    # spec.engine is a field the rules read (the running merge); spec.model.name
-    # one selection reads: the rules' check comes first in the registry.
+def test_an_object_wrong_twice_is_refused_by_the_api_server_for_both(tmp_path):
+    # spec.engine and spec.model.name, fields the rules and selection read:
+    # OME's CRD schema refuses both, before any field check or webhook.
     path = _file(tmp_path, isvc_doc("both", engine=3, model={"name": 4}))
-    message = "spec.engine must be a mapping, got the number 3"
+    engine = (
+        'spec.engine: Invalid value: "integer": spec.engine in body must be of type object: '
+        '"integer"'
+    )
+    name = (
+        'spec.model.name: Invalid value: "integer": spec.model.name in body must be of type '
+        'string: "integer"'
+    )
+    denial = f'The InferenceService "both" is invalid: \n* {engine}\n* {name}'
     for command in ("select", "effective", "admit", "match"):
         run = run_cli(command, "--isvc", "ns/both", path)
-        assert (run.code, run.err) == (2, f"modetable: error: {path}:7:11: {message}\n"), command
+        assert (run.code, run.err) == (1, ""), command
+        assert run.out == f"InferenceService ns/both: denied\n{denial}\n", command
     audit = run_cli("audit", path, "-o", "json")
-    (finding,) = audit.json()["manifest_findings"]
-    assert (finding["id"], finding["message"], finding["location"]["line"]) == (
-        "manifest/invalid",
-        message,
-        7,
-    )
+    found = [
+        (f["id"], f["message"], f["location"]["line"]) for f in audit.json()["manifest_findings"]
+    ]
+    assert found == [("schema/type", engine, 7), ("schema/type", name, 9)]
 
 
-def test_on_a_whole_cluster_each_check_runs_over_its_objects_before_the_next(tmp_path):
-    # The InferenceService comes first in the file, but its problem is one the
-    # admission checks read, checked after what selection reads on the runtime.
+def test_the_field_checks_meet_what_the_schema_leaves_open(tmp_path):
+    # spec.rollout keeps unknown fields (v1.3's CRD does not give its
+    # structure): the admission checks' field check refuses its groups; the
+    # runtime's disabled is the schema's, which leaves the runtime out.
     isvc = isvc_doc("first", rollout={"groups": 3})
     runtime = runtime_doc("second", disabled="yes")
     path = _file(tmp_path, isvc, runtime)
     run = run_cli("select", "--isvc", "ns/first", path)
-    wrong = "spec.disabled must be true or false, got the string 'yes'"
-    assert (run.code, run.err) == (2, f"modetable: error: {path}:17:13: {wrong}\n")
+    groups = "spec.rollout.groups must be a list, got the number 3"
+    assert (run.code, run.err) == (2, f"modetable: error: {path}:8:13: {groups}\n")
     # Leniently, each object is checked alone: both are refused, each for its own.
     audit = run_cli("audit", path, "-o", "json")
-    found = [(f["object"]["name"], f["message"]) for f in audit.json()["manifest_findings"]]
-    assert found == [
-        ("first", "spec.rollout.groups must be a list, got the number 3"),
-        ("second", wrong),
-    ]
+    found = [(f["object"]["name"], f["id"]) for f in audit.json()["manifest_findings"]]
+    assert found == [("first", "manifest/invalid"), ("second", "schema/type")]
 
 
 def test_the_registry_names_each_check_once_and_every_role_it_checks():

@@ -440,7 +440,7 @@ def test_each_value_keeps_the_place_it_was_read_at(tmp_path, v13):
     assert str(where(spec, "vendor")) == f"{manifests}:17:11"
     assert str(where(spec, "modelArchitecture")) == f"{dump}:11:24"
     assert str(where(spec["modelFormat"], "name")) == f"{dump}:13:13"
-    assert str(where(model.body, "status")) == f"{dump}:20:5"
+    assert str(where(model.body, "status")) == f"{dump}:22:5"
     assert (model.read_from, str(model.location), str(model.live_location)) == (
         "both",
         f"{manifests}:12:1",

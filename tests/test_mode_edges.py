@@ -27,6 +27,7 @@ spec:
   modelFramework: {name: transformers, version: "4.46.0"}
   modelArchitecture: LlamaForCausalLM
   modelParameterSize: 8B
+  storage: {storageUri: "hf://example/m"}
 """
 
 RUNTIME = """\
@@ -154,6 +155,8 @@ def test_another_versions_mode_is_a_mode_in_its_own_version(tmp_path):
     """MultiNodeRayVLLM is a mode of v1.2.2: no finding there (the rules' modes decide)."""
     rest = "  decoder:\n    annotations:\n      ome.io/deploymentMode: MultiNodeRayVLLM\n"
     isvc = ISVC.format(metadata="RawDeployment", engine="MultiNode", rest=rest)
+    # v1.2.2's CRD has no spec.deploymentMode (the API server would refuse it).
+    isvc = isvc.replace("  deploymentMode: OMENative\n", "")
     path = write(tmp_path, "f.yaml", "---\n".join([isvc, MODEL, _plain_runtime()]))
     run = run_cli("--ome-version", "v1.2.2", "audit", str(path), "-o", "json")
     [item] = run.json()["items"]
@@ -259,7 +262,7 @@ spec:
         19,
     )
     assert finding["related"] == [
-        {"file": str(path), "line": 36, "col": 30, "label": "ClusterServingRuntime rt"}
+        {"file": str(path), "line": 37, "col": 30, "label": "ClusterServingRuntime rt"}
     ]
 
 

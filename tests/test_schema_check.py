@@ -12,13 +12,13 @@ from conftest import CATALOG, EXAMPLES, ROOT, SPEC_DIR, need
 from modetable.errors import Location
 from modetable.inputs.crd_schema import KindSchema, load
 from modetable.inputs.schema_check import (
-    ProblemClass,
     SchemaProblem,
     check_object,
     kubectl_message,
     server_message,
 )
 from modetable.parsing.yamlio import load_documents
+from modetable.rules.words import SchemaError
 
 QUANTITY = (
     r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
@@ -493,4 +493,4 @@ def test_the_schema_data_has_every_version_the_rules_describe(ruleset):
 
 
 def test_problem_class_names_are_the_finding_words():
-    assert ProblemClass.UNKNOWN_FIELD == "unknown-field"
+    assert SchemaError.UNKNOWN_FIELD == "unknown-field"

@@ -3,6 +3,8 @@ contract, exit codes and bad input."""
 
 from __future__ import annotations
 
+import shutil
+
 import yaml
 from conftest import (
     EXAMPLES,
@@ -123,22 +125,23 @@ def test_yaml_output(tmp_path):
     assert yaml.safe_load(run.out)["message"] == PAGE_MESSAGE
 
 
-def test_bad_input_is_one_line_and_exit_2(tmp_path):
+def test_a_runtime_the_api_server_refuses_is_left_out_with_a_warning(tmp_path):
     bad = runtime_doc("rt", supportedModelFormats=[format_entry(priority="high")])
     path = cluster_file(
         tmp_path, isvc_doc(model={"name": "m"}, engine={}), model_doc(**llama_model_spec()), bad
     )
     run = run_cli("select", "--isvc", "ns/svc", path)
-    assert run.code == 2
-    assert run.out == ""
-    assert run.err.count("\n") == 1
-    assert run.err.startswith(f"modetable: error: {path}:")
-    assert run.err.endswith(
-        ": spec.supportedModelFormats[0].priority must be a whole number, got the string 'high'\n"
+    assert run.code == 1
+    assert run.out.startswith("InferenceService ns/svc: no runtime (v1.3)\n")
+    field = "spec.supportedModelFormats[0].priority"
+    assert run.err == (
+        f"modetable: warning: ClusterServingRuntime rt ({path}:27:1) is left out, as the API "
+        f'server refuses it: ClusterServingRuntime.ome.io "rt" is invalid: {field}: Invalid '
+        f'value: "string": {field} in body must be of type integer: "string"\n'
     )
 
 
-def test_an_entry_without_a_framework_is_refused_with_its_place(tmp_path):
+def test_an_entry_without_a_framework_is_refused_by_the_api_server(tmp_path):
     entry = format_entry()
     del entry["modelFramework"]
     path = cluster_file(
@@ -148,9 +151,11 @@ def test_an_entry_without_a_framework_is_refused_with_its_place(tmp_path):
         runtime_doc("rt", supportedModelFormats=[entry]),
     )
     run = run_cli("select", "--isvc", "ns/svc", path)
-    assert run.code == 2
-    assert run.err.startswith(f"modetable: error: {path}:")
-    assert "spec.supportedModelFormats[0].modelFramework is required" in run.err
+    assert run.code == 1
+    assert run.err.endswith(
+        'ClusterServingRuntime.ome.io "rt" is invalid: '
+        "spec.supportedModelFormats[0].modelFramework: Required value\n"
+    )
 
 
 def test_unknown_inference_service_is_exit_2():
@@ -159,20 +164,19 @@ def test_unknown_inference_service_is_exit_2():
     assert run.err.startswith("modetable: error: no InferenceService 'nowhere/none'")
 
 
-def test_v122_on_the_example():
-    run = run_cli(
-        "--ome-version",
-        "v1.2.2",
-        "select",
-        "--isvc",
-        "llama-demo/llama-3-70b",
-        str(EXAMPLES),
-        "-o",
-        "json",
-    )
-    data = run.json()
-    # v1.2.2 has no spec.deploymentMode: nothing asks for a mode, so the
+def test_v122_on_the_example(tmp_path):
+    # v1.2.2's CRD has no spec.deploymentMode: the API server refuses the
+    # example as it is (Strict), and without it nothing asks for a mode, so the
     # MultiNode runtime is picked, and its annotation sets the running mode.
+    argv = ("--ome-version", "v1.2.2", "select", "--isvc", "llama-demo/llama-3-70b")
+    refused = run_cli(*argv, str(EXAMPLES), "-o", "json")
+    assert (refused.code, refused.json()["admission"]["denied_by"]) == (1, "crd-schema")
+    folder = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, folder)
+    isvc = folder / "inference-service.yaml"
+    isvc.write_text(isvc.read_text().replace("  deploymentMode: OMENative\n", ""))
+    run = run_cli(*argv, str(folder), "-o", "json")
+    data = run.json()
     assert (run.code, data["runtime"]["name"]) == (0, "srt-llama-3-3-70b-instruct-multinode")
     assert data["components"]["engine"] == {"mode": "MultiNode", "source": "ComponentAnnotation"}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import CATALOG
 from corpus import catalog, rules
 
 from modetable.selection import select
@@ -90,22 +91,34 @@ def test_qwen2_5_14b_model_has_no_format_yet(clusters):
     )
 
 
-def test_exaone_sample_has_no_model_name(clusters):
-    """Its spec.model holds modelName and runtime, fields the API does not know,
-    and no name: the API server's schema refuses it."""
+def test_exaone_sample_is_refused_for_its_unknown_fields(clusters):
+    """Its spec.model holds modelName and runtime, and spec a deployment, fields
+    OME's CRD does not have: under kubectl's default (Strict) the API server
+    refuses it for them, before it validates (spec.model has no name either)."""
     result = outcome(clusters, "default/exaone-3-5-7-8b-instruct")
+    assert result.admission.denied_by == "crd-schema"
     assert result.admission.message == (
-        'The InferenceService "exaone-3-5-7-8b-instruct" is invalid: '
-        "spec.model.name: Required value"
+        f'Error from server (BadRequest): error when creating "{CATALOG / EXAONE}": '
+        'InferenceService in version "v1beta1" cannot be handled as a InferenceService: '
+        'strict decoding error: unknown field "spec.deployment", unknown field '
+        '"spec.model.modelName", unknown field "spec.model.runtime"'
     )
 
 
-def test_glm_sample_names_neither_model_nor_runtime(clusters):
-    """It uses spec.modelRef, which OME does not know."""
+def test_glm_sample_is_refused_for_its_unknown_fields(clusters):
+    """It uses spec.modelRef, spec.minReplicas, spec.maxReplicas and
+    spec.scaleTarget, which OME's CRD does not have."""
     result = outcome(clusters, "zai-org-test/glm-4-5v-test")
     assert result.admission.message == (
-        WEBHOOK + "at least one of spec.model or spec.runtime must be set"
+        f'Error from server (BadRequest): error when creating "{CATALOG / GLM}": '
+        'InferenceService in version "v1beta1" cannot be handled as a InferenceService: '
+        'strict decoding error: unknown field "spec.maxReplicas", unknown field '
+        '"spec.minReplicas", unknown field "spec.modelRef", unknown field "spec.scaleTarget"'
     )
+
+
+EXAONE = "inferenceservices/LGAI-EXAONE/exaone-3-5-7-8b-instruct-isvc.yaml"
+GLM = "inferenceservices/zai-org/glm-4-5v.yaml"
 
 
 def test_llama_90b_fp8_dynamic_model_is_not_in_the_catalog(clusters):

@@ -275,11 +275,24 @@ def test_a_model_with_no_format(v13, v122):
     [
         ({}, True),
         ({"runner": {"image": "own:1"}}, False),
-        ({"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": "b"}}}, False),
-        ({"leader": {"runner": {"image": "a"}}, "worker": {}}, True),
+        # A leader's and a worker's runner are containers: OME's CRD requires a name.
+        (
+            {
+                "leader": {"runner": {"name": "l", "image": "a"}},
+                "worker": {"runner": {"name": "w", "image": "b"}},
+            },
+            False,
+        ),
+        ({"leader": {"runner": {"name": "l", "image": "a"}}, "worker": {}}, True),
         # An empty image is no image (the webhook tests `image != ""`).
         ({"runner": {"image": ""}}, True),
-        ({"leader": {"runner": {"image": "a"}}, "worker": {"runner": {"image": ""}}}, True),
+        (
+            {
+                "leader": {"runner": {"name": "l", "image": "a"}},
+                "worker": {"runner": {"name": "w", "image": ""}},
+            },
+            True,
+        ),
         (None, False),
     ],
 )

@@ -302,7 +302,15 @@ def test_spec_deployment_mode_does_not_exist_in_v122(v122):
     (reading,) = modes["engine"].passed_over
     assert reading.verdict == "not_in_version"
     assert reading.why == "RawDeployment: this source counts only since v1.3"
-    assert admission(v122, isvc_doc(deploymentMode="MultiNode")).allowed
+    # v1.2.2's CRD has no spec.deploymentMode: the API server refuses it as
+    # unknown under kubectl's default (Strict), before any webhook.
+    verdict = admission(v122, isvc_doc(deploymentMode="MultiNode"))
+    assert (verdict.denied_by, verdict.checked) == ("crd-schema", ("crd-schema",))
+    assert verdict.message == (
+        'Error from server (BadRequest): error when creating "test.yaml": InferenceService in '
+        'version "v1beta1" cannot be handled as a InferenceService: strict decoding error: '
+        'unknown field "spec.deploymentMode"'
+    )
 
 
 def test_the_isvc_metadata_annotation_does_not_count(v13, v122):
@@ -413,7 +421,9 @@ def test_engine_and_decoder_must_agree_when_either_asks_for_omenative(
             False,
             COMBINATION.format(e=denied[0], d=denied[1]),
         )
-    assert admission(v122, isvc_doc(**spec)).allowed
+    # v1.2.2 had no such check; its CRD has no spec.deploymentMode (Strict refuses it).
+    older = admission(v122, isvc_doc(**spec))
+    assert older.allowed or (older.denied_by == "crd-schema" and service is not None)
 
 
 def test_the_combination_check_needs_both_components(v13):

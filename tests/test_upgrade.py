@@ -70,8 +70,8 @@ def test_a_leader_worker_engine_moves_to_omenative_and_its_lws_names_break(fleet
     item = _items(run)["a/grouped"]
     assert (item["changed"], item["breaking"]) == (True, True)
     assert item["runtime"] == {
-        "from": {"name": "lws-bare", "kind": "ClusterServingRuntime", "named": True},
-        "to": {"name": "lws-bare", "kind": "ClusterServingRuntime", "named": True},
+        "from": {"name": "lws-bare", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": True},
+        "to": {"name": "lws-bare", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": True},
         "changed": False,
         "why": [],
     }
@@ -104,8 +104,8 @@ def test_a_runtime_that_now_rejects_gives_way(fleet):
     items = _items(run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json"))
     item = items["a/asks-native"]
     assert item["runtime"] == {
-        "from": {"name": "mn", "kind": "ClusterServingRuntime", "named": False},
-        "to": {"name": "plain", "kind": "ClusterServingRuntime", "named": False},
+        "from": {"name": "mn", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": False},
+        "to": {"name": "plain", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": False},
         "changed": True,
         "why": [
             "the runtime changes from mn to plain",
@@ -433,6 +433,7 @@ def test_the_upgrade_judges_runtimes_by_the_webhooks_they_were_made_under(tmp_pa
         == {
             "name": "profile",
             "kind": "ClusterServingRuntime",
+            "read_from": "manifest",
             "named": False,
         }
     )

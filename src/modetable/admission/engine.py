@@ -120,7 +120,7 @@ def admit(
         if verdict.denial is not None:
             # A check that denies returns none of its own warnings (OME drops
             # them with the error); those of the checks before it come along.
-            shown = policy.stage_message(
+            shown = verdict.shown or policy.stage_message(
                 rule.stage, kind=isvc.kind, name=isvc.name, message=verdict.denial
             )
             return Admission(

@@ -26,6 +26,7 @@ from modetable.admission.rollout import (
     tolerance_problem,
     zero_budget_problem,
 )
+from modetable.inputs.api_server import refusal, schema_check_rule
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing import paths
 from modetable.rules.model.admission import AdmissionRule
@@ -43,6 +44,7 @@ __all__ = [
     "allowed_values",
     "canary",
     "coordination",
+    "crd_schema",
     "fields",
     "model_exists",
     "ratio_tolerance",
@@ -88,11 +90,14 @@ class Inputs:
 @attrs.frozen
 class Verdict:
     """One check's answer: its warnings, its denial (None: it passes), or why
-    it was not decided (then neither)."""
+    it was not decided (then neither). `shown`: the denial as kubectl prints
+    it, when it is not the stage's wrapper around `denial` (the API server's
+    own refusal)."""
 
     warnings: tuple[str, ...] = ()
     denial: str | None = None
     not_checked: str | None = None
+    shown: str | None = None
     # The field of the InferenceService that decides the denial, and each
     # warning (a path, placeholders filled), where the check knows it.
     field: str | None = None
@@ -286,11 +291,29 @@ def _after(inputs: Inputs, checks: tuple[str, ...]) -> bool:
     return all(c in inputs.checked for c in checks)
 
 
+def crd_schema(inputs: Inputs, rule: AdmissionRule) -> Verdict | None:
+    """The API server's check of the object against OME's CRD schema: its
+    refusal, the server's text and kubectl's. An InferenceService the loader
+    kept passed it already (an upgrade's cluster: under the schema of the
+    version it goes to, as the objects stored before it are taken as they are)."""
+    cluster, isvc = inputs.cluster, inputs.isvc
+    if schema_check_rule(inputs.policy) is None:
+        return None  # no schema for this version: not run
+    checked = cluster is not None and cluster.schema_version is not None
+    if checked and not any(r.manifest is isvc for r in cluster.refused):
+        return PASS
+    refused = refusal(inputs.policy, isvc)
+    if refused is None:
+        return PASS
+    return Verdict(denial=refused.server, shown=refused.kubectl)
+
+
 CHECKS: dict[AdmissionCheck, Check] = {
     AdmissionCheck.ALLOWED_VALUES: allowed_values,
     AdmissionCheck.AGREE_WHEN_ANY: agree_when_any,
     AdmissionCheck.CANARY: canary,
     AdmissionCheck.COORDINATION: coordination,
+    AdmissionCheck.CRD_SCHEMA: crd_schema,
     AdmissionCheck.FIELDS: fields,
     AdmissionCheck.MODEL_EXISTS: model_exists,
     AdmissionCheck.RATIO_TOLERANCE: ratio_tolerance,

@@ -165,6 +165,18 @@ def _read(policy: rules_policy.Policy, lenient: bool, load: Any) -> Cluster:
     said: list[str] = []
     rejected: list[manifests.Rejected] | None = [] if lenient else None
     found = load(said.append, rejected)
+    # An object the API server refuses (OME's CRD schema) never exists.
+    said += [
+        policy.message(
+            "schema_left_out",
+            kind=r.manifest.kind,
+            name=r.manifest.ref,
+            at=r.manifest.location,
+            message=r.server,
+        )
+        for r in found.refused
+        if not lenient
+    ]
     for text in said:
         # stacklevel 3: the caller of from_paths / from_objects.
         warnings.warn(text, ModetableWarning, stacklevel=3)

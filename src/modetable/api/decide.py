@@ -17,7 +17,7 @@ from modetable.api import results
 from modetable.api.arguments import flag, name, path, typed, wrong_type
 from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
 from modetable.api.rules import Policy, engine_policy
-from modetable.errors import Location, ModetableError
+from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
 
@@ -38,7 +38,7 @@ def select(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.SelectRes
     or why none; what admission, events and conditions show; each component's
     running mode. `to_json()` is `modetable select -o json`."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.select_result(found, objects, target)
+    return results.select_result(found, objects, _existing(target))
 
 
 def effective(
@@ -48,13 +48,17 @@ def effective(
     `isvc` names, else `runtime` (as `--runtime NAME`), else the one OME would
     select. `to_json()` is `modetable effective -o json`."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.effective_result(found, objects, target, name("runtime", runtime))
+    return results.effective_result(found, objects, _existing(target), name("runtime", runtime))
 
 
 def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResult:
     """The admission verdict on `isvc`: every check modetable models, in OME's
-    order (the verdict `select` shows). `to_json()` is `modetable admit -o json`."""
+    order (the verdict `select` shows; for one the API server refuses by OME's
+    CRD schema, its denial and `schema_findings`). `to_json()` is `modetable
+    admit -o json`."""
     found, objects, target = _inputs(policy, cluster, isvc)
+    if isinstance(target, manifests.Refused):
+        return results.refused_result(found, objects, target)
     return results.admit_result(found, objects, target)
 
 
@@ -65,7 +69,7 @@ def match(
     mode rule alone (only those named `runtime`, when given). `to_json()` is
     `modetable match -o json`."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.match_result(found, objects, target, name("runtime", runtime))
+    return results.match_result(found, objects, _existing(target), name("runtime", runtime))
 
 
 def audit_cluster(
@@ -109,23 +113,36 @@ def audit_cluster(
     )
 
 
+def _existing(target: manifests.Manifest | manifests.Refused) -> manifests.Manifest:
+    """The InferenceService, which exists: one the API server refuses is a
+    `ModetableError` (code `denied`) with what `kubectl apply` prints."""
+    if isinstance(target, manifests.Refused):
+        raise ModetableError(target.kubectl, target.manifest.location, code=ErrorCode.DENIED)
+    return target
+
+
 def _inputs(
     policy: Policy, cluster: Cluster, isvc: IsvcRef
-) -> tuple[rules_policy.Policy, manifests.Cluster, manifests.Manifest]:
+) -> tuple[rules_policy.Policy, manifests.Cluster, manifests.Manifest | manifests.Refused]:
     found = engine_policy(policy)
     objects = engine_cluster(cluster, found)
     if isinstance(isvc, str):
-        return found, objects, objects.find_isvc(name("isvc", isvc))
+        ref = name("isvc", isvc)
+        return found, objects, objects.refused_isvc(ref) or objects.find_isvc(ref)
     if isinstance(isvc, Mapping):
         return found, objects, _given(found, isvc)
     raise wrong_type("isvc", "NAMESPACE/NAME or the object (a mapping)", isvc)
 
 
-def _given(policy: rules_policy.Policy, isvc: Mapping[str, Any]) -> manifests.Manifest:
+def _given(
+    policy: rules_policy.Policy, isvc: Mapping[str, Any]
+) -> manifests.Manifest | manifests.Refused:
     """An InferenceService given as an object, read and checked as the cluster's are."""
     single = loading.load_objects(policy, [(_GIVEN, isvc)])
     if len(single.isvcs) == 1 and not single.runtimes and not single.models:
         return single.isvcs[0]
+    if len(single.refused) == 1 and single.refused[0].role == "isvc" and not single.read - 1:
+        return single.refused[0]
     kind = policy.rules.manifests.inference_service
     given = isvc.get("kind")
     shown = (

@@ -20,7 +20,7 @@ from modetable.api.arguments import made_by, one_of
 from modetable.engine.modes import Resolution
 from modetable.engine.runtimes import InheritanceError, find_named_runtime, runtime_request
 from modetable.errors import ModetableError
-from modetable.inputs.manifests import Cluster, Manifest, Rejected
+from modetable.inputs.manifests import Cluster, Manifest, Refused, Rejected
 from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from modetable.engine.matching import RuntimeMatch
     from modetable.engine.running import Effective
     from modetable.inputs.baseline import Baseline, BaselineEntry
-    from modetable.reports.finding import ObjectRef
+    from modetable.reports.finding import Finding, ObjectRef
     from modetable.selection import Outcome
     from modetable.views.admit import AdmitView
     from modetable.views.audit import AuditItemView, AuditTrailerView, AuditView
@@ -53,6 +53,7 @@ __all__ = [
     "effective_result",
     "match_result",
     "namespace_note",
+    "refused_result",
     "select_result",
 ]
 
@@ -291,6 +292,9 @@ class AdmitResult(_AboutOne):
     _admission: Admission = attrs.field(
         alias="admission", repr=False, validator=_made("modetable.admission:Admission")
     )
+    _schema_findings: tuple[Finding, ...] = attrs.field(
+        alias="schema_findings", default=(), repr=False, validator=_made(tuple)
+    )
 
     @property
     def allowed(self) -> bool:
@@ -328,11 +332,17 @@ class AdmitResult(_AboutOne):
         return tuple((n.check, n.why) for n in self._admission.not_checked)
 
     @property
+    def schema_findings(self) -> tuple[Finding, ...]:
+        """What the API server refuses in the InferenceService by OME's CRD
+        schema, problem by problem (empty unless it is refused)."""
+        return self._schema_findings
+
+    @property
     def view(self) -> AdmitView:
         """The answer as `modetable admit` shows it."""
         from modetable.views.admit import AdmitView
 
-        return AdmitView.of(self._policy, self._admission)
+        return AdmitView.of(self._policy, self._admission, self._schema_findings)
 
     def to_json(self) -> dict[str, Any]:
         """What `modetable admit -o json` prints (docs/json.md)."""
@@ -344,6 +354,23 @@ def admit_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> AdmitResul
 
     verdict = select(policy, cluster, isvc).admission
     return AdmitResult(policy=policy, isvc=isvc, admission=verdict)
+
+
+def refused_result(policy: Policy, cluster: Cluster, refused: Refused) -> AdmitResult:
+    """The verdict on an InferenceService the API server refuses (OME's CRD
+    schema): its denial, before any webhook, and each problem as a finding.
+    Nothing else is decided: the object never exists."""
+    from modetable.admission import admit
+    from modetable.audit.findings import schema_findings
+
+    # Checked on its own: the schema check runs, and denies, before any other.
+    verdict = admit(policy, refused.manifest, Cluster((), (), ()))
+    return AdmitResult(
+        policy=policy,
+        isvc=refused.manifest,
+        admission=verdict,
+        schema_findings=tuple(schema_findings(policy, refused)),
+    )
 
 
 # --- match ----------------------------------------------------------------------
@@ -497,7 +524,7 @@ class AuditRun:
         baseline: Baseline | None = None,
     ) -> None:
         from modetable.audit.edges import runtime_edges
-        from modetable.audit.findings import duplicate_finding, invalid_finding
+        from modetable.audit.findings import duplicate_finding, invalid_finding, schema_findings
         from modetable.audit.fleet import AuditSummary
         from modetable.audit.report import Concerns, audited_isvcs
         from modetable.audit.scope import NamespaceScope
@@ -526,6 +553,13 @@ class AuditRun:
             invalid_finding(policy, r.error, ObjectRef(r.kind, r.namespace, r.name))
             for r in rejected
             if concerned(r.error.location)
+        ]
+        # An object the API server refuses (OME's CRD schema), problem by problem.
+        found += [
+            finding
+            for refused in cluster.refused
+            if concerned(refused.manifest.location)
+            for finding in schema_findings(policy, refused)
         ]
         found += [
             duplicate_finding(policy, earlier, later)

@@ -18,12 +18,19 @@ from modetable.audit.edges import isvc_edges
 from modetable.engine.modes import Resolution, Verdict
 from modetable.engine.running import failures_with_rules, logged
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.inputs.manifests import Manifest, duplicate_message
+from modetable.inputs.api_server import refusal
+from modetable.inputs.manifests import Manifest, Refused, duplicate_message
 from modetable.parsing import paths
 from modetable.reports.finding import SEVERITIES, Finding, ObjectRef, Related
 from modetable.rules.model.findings import FindingKind, Findings, ModeFinding
 from modetable.rules.policy import Policy
-from modetable.rules.words import AdmissionCheck, FindingGroup, ManifestFinding, Status
+from modetable.rules.words import (
+    AdmissionCheck,
+    FindingGroup,
+    ManifestFinding,
+    SchemaError,
+    Status,
+)
 from modetable.selection import Outcome
 
 __all__ = [
@@ -38,6 +45,7 @@ __all__ = [
     "move_targets",
     "outcome_findings",
     "related",
+    "schema_findings",
 ]
 
 
@@ -56,6 +64,8 @@ def _kind_of(policy: Policy, group: str, key: str) -> FindingKind | ModeFinding:
     findings = _findings_rules(policy)
     if group == FindingGroup.MANIFEST:
         return getattr(findings.manifest, key)
+    if group == FindingGroup.SCHEMA:
+        return findings.schema[SchemaError(key)]
     return getattr(findings, group)[key]
 
 
@@ -170,6 +180,8 @@ class Grading:
     selection_checks: frozenset[str]
     # The modes in force whose components are a finding, with their entry.
     asking: dict[str, ModeFinding]
+    # Admission checks of kind crd_schema: their denial is each schema problem.
+    schema_checks: frozenset[str] = frozenset()
 
 
 def grading(policy: Policy) -> Grading:
@@ -183,6 +195,9 @@ def grading(policy: Policy) -> Grading:
             r.id for r in policy.admission if r.check == AdmissionCheck.SELECTION
         ),
         asking={name: entry for name, entry in rules.mode.items() if _asks(policy, name)},
+        schema_checks=frozenset(
+            r.id for r in policy.admission if r.check == AdmissionCheck.CRD_SCHEMA
+        ),
     )
 
 
@@ -207,6 +222,12 @@ def outcome_findings(
     covered = False
     for denial in admission.denials:
         if denial.rule in selection_checks:
+            continue
+        if denial.rule in graded.schema_checks:
+            # The API server refuses it (an InferenceService checked against
+            # another version's schema than the loader's): each problem.
+            refused = refusal(policy, isvc)
+            found.extend(schema_findings(policy, refused) if refused is not None else ())
             continue
         if denial.rule in covers:
             covered = True
@@ -394,6 +415,27 @@ def invalid_finding(policy: Policy, error: ModetableError, obj: ObjectRef) -> Fi
         error.location or Location("<input>"),
         obj,
     )
+
+
+def schema_findings(policy: Policy, refused: Refused) -> list[Finding]:
+    """An object the API server refuses by OME's CRD schema: one finding per
+    problem (`schema/KIND`), at the field, with the server's text (and for an
+    unknown field what kubectl's default makes of it), and the schema's
+    closest names as the hint."""
+    found = []
+    obj = ObjectRef.of(refused.manifest)
+    for problem in refused.problems:
+        message = problem.text
+        if problem.error == SchemaError.UNKNOWN_FIELD:
+            message = policy.message("schema_unknown_field", error=problem.text)
+        hint = None
+        if problem.suggestions:
+            names = " or ".join(f'"{name}"' for name in problem.suggestions)
+            hint = policy.message("schema_did_you_mean", names=names)
+        found.append(
+            _make(policy, FindingGroup.SCHEMA, problem.error, message, problem.location, obj, hint)
+        )
+    return found
 
 
 def duplicate_finding(policy: Policy, earlier: Manifest, later: Manifest) -> Finding:

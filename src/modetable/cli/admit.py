@@ -10,10 +10,12 @@ from modetable.cli.common import (
     add_isvc_inputs,
     add_verbose,
     admission_lines,
+    deny_refused,
     isvc_and_cluster,
     load_policy,
     rules_note,
 )
+from modetable.inputs.manifests import Refused
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -35,6 +37,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
+    if isinstance(isvc, Refused):
+        return deny_refused(policy, args, io, isvc)
     view = admit_result(policy, cluster, isvc).view
     verdict = view.admission
     if args.output != "table":

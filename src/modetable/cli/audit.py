@@ -27,6 +27,7 @@ from modetable.cli.common import (
     load_rules,
     policy_at,
     rules_note,
+    warn_refused,
 )
 from modetable.errors import ErrorCode, ModetableError
 from modetable.output.render import FORMATS
@@ -433,10 +434,18 @@ def _upgrade(args: argparse.Namespace, io: Io) -> int:
     after = policy_at(ruleset, args.to_version or getattr(args, "ome_version", None), io)
     # The objects are the cluster's before the upgrade, made under `before`'s
     # webhooks (a runtime they deny never existed; one only `after`'s deny
-    # stays, as webhooks do not judge stored objects again).
+    # stays, as webhooks do not judge stored objects again). The manifests are
+    # those written for the version upgraded to: its CRD schema checks them
+    # (one it refuses is left out, with a warning).
     cluster = load_cluster(
-        before, args.manifests, io, warn_duplicates=args.namespace is None, live=args.live
+        before,
+        args.manifests,
+        io,
+        warn_duplicates=args.namespace is None,
+        live=args.live,
+        schema_policy=after,
     )
+    warn_refused(after, cluster, io, namespace=args.namespace)
     check_fields(after, cluster)
     scope = NamespaceScope(args.namespace)
     if args.namespace is not None:

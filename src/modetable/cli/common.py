@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from modetable.cli.streams import Io
 from modetable.errors import ErrorCode, Location, ModetableError
-from modetable.inputs.manifests import Cluster, Manifest, Rejected
+from modetable.inputs.manifests import Cluster, Manifest, Refused, Rejected
 from modetable.inputs.sources import same_file
 from modetable.output.render import FORMATS
 from modetable.parsing.yamlio import path_problem
@@ -35,6 +35,7 @@ __all__ = [
     "admission_lines",
     "components_table",
     "covered",
+    "deny_refused",
     "isvc_and_cluster",
     "load_cluster",
     "load_cluster_leniently",
@@ -43,6 +44,7 @@ __all__ = [
     "policy_at",
     "rules_note",
     "set_help",
+    "warn_refused",
     "with_namespace",
 ]
 
@@ -160,11 +162,13 @@ def load_cluster(
     *,
     warn_duplicates: bool = True,
     live: list[str] = (),
+    schema_policy: Policy | None = None,
 ) -> Cluster:
     """The objects of `manifests` (and of `extra` files) through the one loader
     (`modetable.inputs.loading`), joined to the `live` dumps (`--live`),
     duplicates warned about (unless `warn_duplicates` is False: the caller
-    says those that concern it)."""
+    says those that concern it); `schema_policy`, the rules whose CRD schema
+    checks them, when not `policy`."""
     from modetable.inputs.loading import load_paths
 
     # A file also reached through `manifests` is read once, where they reach it.
@@ -172,7 +176,13 @@ def load_cluster(
     stdin = _stdin_bytes(io) if "-" in inputs or "-" in live else None
     with _kept_for_the_run():
         return load_paths(
-            policy, inputs, stdin, warn=io.warn, warn_duplicates=warn_duplicates, live=live
+            policy,
+            inputs,
+            stdin,
+            warn=io.warn,
+            warn_duplicates=warn_duplicates,
+            live=live,
+            schema_policy=schema_policy,
         )
 
 
@@ -246,9 +256,67 @@ def with_namespace(ref: str, namespace: str | None) -> str:
     return f"{namespace}/{name}"
 
 
-def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[Manifest, Cluster]:
-    """The InferenceService `--isvc` names (in the namespace `-n` names), and
-    every object read."""
+def isvc_and_cluster(
+    policy: Policy, args: argparse.Namespace, io: Io
+) -> tuple[Manifest | Refused, Cluster]:
+    """The InferenceService `--isvc` names (in the namespace `-n` names), or
+    its refusal when the API server refuses it (OME's CRD schema: the command
+    answers with `deny_refused`), and every object read. Every other object
+    the API server refuses is a warning (it is left out of the cluster)."""
+    isvc, cluster = _isvc_and_cluster(policy, args, io)
+    warn_refused(policy, cluster, io, isvc)
+    return isvc, cluster
+
+
+def warn_refused(
+    policy: Policy,
+    cluster: Cluster,
+    io: Io,
+    asked: object = None,
+    namespace: str | None = None,
+) -> None:
+    """One warning about the objects the API server refuses, other than `asked`
+    (left out of the cluster): the first, with a count of the rest; with
+    `namespace`, those of that namespace alone."""
+    others = [
+        r for r in cluster.refused if r is not asked and namespace in (None, r.manifest.namespace)
+    ]
+    if not others:
+        return
+    first = others[0].manifest
+    said = policy.message(
+        "schema_left_out",
+        kind=first.kind,
+        name=first.ref,
+        at=first.location,
+        message=others[0].server,
+    )
+    more = len(others) - 1
+    io.warn(said + (f" (and {more} more: `modetable audit` lists each)" if more else ""))
+
+
+def deny_refused(policy: Policy, args: argparse.Namespace, io: Io, refused: Refused) -> int:
+    """The answer of admit, select, effective, explain and match about an
+    InferenceService the API server refuses: its denial, before any webhook
+    (`-o json`: admit's document), exit 1."""
+    from modetable.api.results import refused_result
+    from modetable.output.render import dump, line
+
+    verdict = refused_result(policy, Cluster((), (), ()), refused)
+    if args.output != "table":
+        dump(verdict.to_json(), args.output, io.stdout)
+        return 1
+    io.stdout.write(rules_note(policy))
+    denied = line(f"InferenceService {refused.manifest.ref}: denied")
+    # kubectl prints several problems one per line.
+    said = "".join(line(part) for part in (verdict.message or "").split("\n"))
+    io.stdout.write(denied + said)
+    return 1
+
+
+def _isvc_and_cluster(
+    policy: Policy, args: argparse.Namespace, io: Io
+) -> tuple[Manifest | Refused, Cluster]:
     ref: str = with_namespace(args.isvc, getattr(args, "namespace", None))
     if os.path.islink(ref) and not os.path.exists(ref):
         raise ModetableError(
@@ -262,7 +330,11 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
         # elsewhere (a duplicate) stands for the one in the file.
         target = same_file(ref)
         kind = policy.rules.manifests.inference_service
-        held = [*cluster.isvcs, *(early for early, _ in cluster.duplicates)]
+        held = [
+            *cluster.isvcs,
+            *(early for early, _ in cluster.duplicates),
+            *(r.manifest for r in cluster.refused if r.role == "isvc"),
+        ]
         refs = {
             m.ref: None for m in held if m.kind == kind and same_file(m.location.file) == target
         }
@@ -271,9 +343,13 @@ def isvc_and_cluster(policy: Policy, args: argparse.Namespace, io: Io) -> tuple[
             raise ModetableError(
                 f"--isvc file holds {count}; name one with NAMESPACE/NAME", Location(ref)
             )
-        return cluster.find_isvc(next(iter(refs))), cluster
+        return _find_isvc(cluster, next(iter(refs))), cluster
     cluster = load_cluster(policy, args.manifests, io, live=args.live)
-    return cluster.find_isvc(ref), cluster
+    return _find_isvc(cluster, ref), cluster
+
+
+def _find_isvc(cluster: Cluster, ref: str) -> Manifest | Refused:
+    return cluster.refused_isvc(ref) or cluster.find_isvc(ref)
 
 
 def admission_lines(policy: Policy, admission: AdmissionView, *, verbose: bool) -> list[str]:

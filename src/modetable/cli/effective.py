@@ -8,10 +8,12 @@ from modetable.cli.common import (
     Io,
     add_isvc_inputs,
     components_table,
+    deny_refused,
     isvc_and_cluster,
     load_policy,
     rules_note,
 )
+from modetable.inputs.manifests import Refused
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -37,6 +39,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
+    if isinstance(isvc, Refused):
+        return deny_refused(policy, args, io, isvc)
     result = effective_result(policy, cluster, isvc, args.runtime)
     view = result.view
     if args.output != "table":

@@ -12,12 +12,15 @@ from modetable.cli.common import (
     add_manifests,
     add_namespaces,
     add_output,
+    deny_refused,
     isvc_and_cluster,
     load_cluster,
     load_policy,
     rules_note,
+    warn_refused,
     with_namespace,
 )
+from modetable.inputs.manifests import Refused
 
 if TYPE_CHECKING:
     from modetable.selection.explain import Brief
@@ -72,9 +75,12 @@ def run(args: argparse.Namespace, io: Io) -> int:
     policy = load_policy(args, io)
     if args.isvc:
         isvc, cluster = isvc_and_cluster(policy, args, io)
+        if isinstance(isvc, Refused):
+            return deny_refused(policy, args, io, isvc)
         explanation = explain_isvc(policy, cluster, isvc)
     else:
         cluster = load_cluster(policy, args.manifests, io, live=args.live)
+        warn_refused(policy, cluster, io)
         namespace, _, name = with_namespace(args.model, args.namespace).rpartition("/")
         explanation = explain_model(policy, cluster, name, namespace or _DEFAULT_NAMESPACE)
     trace = why(explanation, args.why) if args.why is not None else None

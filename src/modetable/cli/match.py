@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING
 from modetable.cli.common import (
     Io,
     add_isvc_inputs,
+    deny_refused,
     isvc_and_cluster,
     load_policy,
     rules_note,
 )
-from modetable.inputs.manifests import Manifest
+from modetable.inputs.manifests import Manifest, Refused
 from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
+    if isinstance(isvc, Refused):
+        return deny_refused(policy, args, io, isvc)
     result = match_result(policy, cluster, isvc, args.runtime)
     view = result.view
     if args.output != "table":

@@ -12,10 +12,12 @@ from modetable.cli.common import (
     add_verbose,
     admission_lines,
     components_table,
+    deny_refused,
     isvc_and_cluster,
     load_policy,
     rules_note,
 )
+from modetable.inputs.manifests import Refused
 from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
     policy = load_policy(args, io)
     isvc, cluster = isvc_and_cluster(policy, args, io)
+    if isinstance(isvc, Refused):
+        return deny_refused(policy, args, io, isvc)
     result = select_result(policy, cluster, isvc)
     view = result.view
     if args.output != "table":

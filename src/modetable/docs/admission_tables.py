@@ -72,6 +72,8 @@ def _reads(policy: Policy, rule: AdmissionRule) -> Iterator[str]:
                 yield display_path(policy, path)
         for source_id in test.sources:
             yield display_path(policy, sources[source_id].path or "")
+    if rule.check == AdmissionCheck.CRD_SCHEMA and _words(policy).crd_schema_reads:
+        yield _words(policy).crd_schema_reads
     selection = policy.rules.selection
     if rule.check == AdmissionCheck.MODEL_EXISTS and selection is not None:
         ref = selection.model_ref
@@ -95,6 +97,8 @@ def _texts(policy: Policy, rule: AdmissionRule) -> list[str]:
     for group in (rule.canary, rule.coordination, rule.budgets, rule.soak, rule.ordering):
         if group is not None:
             keys.extend(v for v in attrs.asdict(group).values() if v in messages)
+    if rule.check == AdmissionCheck.CRD_SCHEMA:
+        return [code(text) for text in _words(policy).crd_schema_texts]
     if rule.check == AdmissionCheck.SELECTION:
         outcomes = words([code(o) for o in rule.outcomes], "and")
         return [fill(_words(policy).selection, {"outcomes": outcomes})]

@@ -15,6 +15,7 @@ import yaml
 from modetable.audit.edges import isvc_edges, running_reads, runtime_edges
 from modetable.docs.common import display_path, docs_of, range_note
 from modetable.engine.running import effective
+from modetable.inputs.api_server import takes_only_listed_values
 from modetable.inputs.loading import load_objects
 from modetable.output.markdown import code
 from modetable.parsing import paths
@@ -54,6 +55,15 @@ def _first_reader(policy: Policy, source: Source) -> bool:
     running source reads it from the runtime (`running_reads`)."""
     refused = {r.source for r in policy.admission if r.check == AdmissionCheck.ALLOWED_VALUES}
     if source.id in refused:
+        return False
+    # A place whose values OME's CRD schema lists: any other is refused there.
+    isvc_kind = policy.rules.manifests.inference_service
+    if (
+        source.object in (SourceObject.ISVC, SourceObject.MERGED)
+        and source.path is not None
+        and "{" not in source.path
+        and takes_only_listed_values(policy, isvc_kind, paths.split(source.path))
+    ):
         return False
     values = policy.placeholder_values(policy.components[0])
     if (
@@ -147,6 +157,8 @@ def _value_example(policy: Policy, source: Source, value: str) -> _Made:
         isvc = _at(policy, _isvc(policy), source.path or "", value)
 
         def find(cluster: Any) -> list[Finding]:
+            if not cluster.isvcs:
+                return []  # the API server refuses it (a value its schema does not take)
             manifest = cluster.isvcs[0]
             running = effective(policy, cluster, manifest, None, False).components
             return isvc_edges(policy, manifest, running, None)
@@ -154,7 +166,12 @@ def _value_example(policy: Policy, source: Source, value: str) -> _Made:
         return [isvc], find
     if source.object == SourceObject.RUNTIME:
         runtime = _at(policy, _runtime(policy, _NAME), source.path or "", value)
-        return [runtime], lambda cluster: runtime_edges(policy, cluster, cluster.runtimes[0])
+        return (
+            [runtime],
+            lambda cluster: (
+                runtime_edges(policy, cluster, cluster.runtimes[0]) if cluster.runtimes else []
+            ),
+        )
     return None
 
 
@@ -207,6 +224,8 @@ def _overridden(policy: Policy, source: Source, modes: list[str]) -> _Made:
     isvc = paths.assign(isvc, paths.split(policy.rules.runtime_ref.name), _NAME)
 
     def find(cluster: Any) -> list[Finding]:
+        if not cluster.isvcs or not cluster.runtimes:
+            return []  # the API server refuses one (a field its version's CRD lacks)
         manifest, used = cluster.isvcs[0], cluster.runtimes[0]
         running = effective(policy, cluster, manifest, used, True).components
         return isvc_edges(policy, manifest, running, used)

@@ -2,12 +2,14 @@
 
 Files, folders and standard input (`load_paths`), or objects already in memory
 (`load_objects`), become a `manifests.Cluster` of the kinds the rules name,
-every object checked the same way: its shape, then the registry of field
-checks (`checks.CHECKS`), so that every command, and every caller of the API,
-refuses the same inputs. Given a `rejected` list, an object that does not
-read is left out and recorded there instead (the audit goes on with the
-rest). Warnings go to the caller's `warn` (the CLI writes them to stderr, the
-API gives them to the `warnings` module).
+every object checked the same way: its shape, then OME's CRD schema as the API
+server checks it (`api_server`: an object it refuses never exists, so it is
+left out and kept in `Cluster.refused`, for the command to deny or report),
+then the registry of field checks (`checks.CHECKS`), so that every command,
+and every caller of the API, refuses the same inputs. Given a `rejected`
+list, an object that does not read is left out and recorded there instead
+(the audit goes on with the rest). Warnings go to the caller's `warn` (the
+CLI writes them to stderr, the API gives them to the `warnings` module).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, BinaryIO, TextIO
 
 from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.inputs.api_server import refusal, schema_check_rule
 from modetable.inputs.checks import check_cluster, check_object
 from modetable.inputs.live import join_live, one_stdin
 from modetable.inputs.manifests import (
     Cluster,
     Manifest,
+    Refused,
     Rejected,
     build_cluster,
     duplicate_warning,
@@ -46,6 +50,7 @@ def load_paths(
     rejected: list[Rejected] | None = None,
     warn_duplicates: bool = True,
     live: Sequence[str | os.PathLike[str]] = (),
+    schema_policy: Policy | None = None,
 ) -> Cluster:
     """The objects of files and folders (read recursively); `-` reads `stdin`
     (the process's standard input when None). With `rejected`, an object that
@@ -54,7 +59,9 @@ def load_paths(
     still stops the load. `warn_duplicates` False leaves the objects defined
     twice unsaid (an audit of one namespace says those that concern it).
     `live`: files, folders or `-` of objects as the cluster holds them
-    (`inputs/live.py`), read strictly: a bad live dump is an error."""
+    (`inputs/live.py`), read strictly: a bad live dump is an error.
+    `schema_policy`: the rules whose version's CRD schema the objects are
+    checked against, when not `policy`'s (an upgrade: the version it goes to)."""
     inputs = [os.fspath(p) for p in paths]
     dumps = [os.fspath(p) for p in live]
     if not inputs and not dumps:
@@ -65,7 +72,13 @@ def load_paths(
         documents = read_documents(inputs, stdin, rejected) if inputs else []
         live_documents = read_documents(dumps, stdin, None) if dumps else None
         return _checked(
-            policy, documents, warn, rejected, warn_duplicates, live_documents=live_documents
+            policy,
+            documents,
+            warn,
+            rejected,
+            warn_duplicates,
+            schema_policy,
+            live_documents=live_documents,
         )
 
 
@@ -126,6 +139,7 @@ def _checked(
     warn: Warn | None,
     rejected: list[Rejected] | None,
     warn_duplicates: bool = True,
+    schema_policy: Policy | None = None,
     *,
     live_documents: Iterable[tuple[Any, Location]] | None = None,
 ) -> Cluster:
@@ -138,6 +152,8 @@ def _checked(
         objects, skipped = join_live(policy.rules, objects, live), skipped + live_skipped
     if other_groups and warn is not None:
         warn(other_groups_warning(other_groups, spec))
+    schema_policy = schema_policy or policy
+    objects, refused = _refused(schema_policy, objects)
     if rejected is not None:
         # Each object checked before duplicates are resolved: a malformed later
         # copy leaves the earlier one in place.
@@ -150,13 +166,30 @@ def _checked(
                 continue
             kept.append(manifest)
         objects = kept
-    cluster = build_cluster(objects, skipped, spec)
+    checked = schema_policy.version if schema_check_rule(schema_policy) is not None else None
+    cluster = build_cluster(objects, skipped, spec, refused, checked)
     said = duplicates_warning(cluster.duplicates) if warn_duplicates else None
     if said is not None and warn is not None:
         warn(said)
     if rejected is None:
         check_cluster(policy, cluster)
     return cluster
+
+
+def _refused(policy: Policy, objects: list[Manifest]) -> tuple[list[Manifest], tuple[Refused, ...]]:
+    """The objects the API server accepts, and those it refuses (each copy
+    checked before duplicates are resolved: a refused later copy leaves the
+    earlier one in place, as `kubectl apply` would)."""
+    if schema_check_rule(policy) is None:
+        return objects, ()
+    kept, refused = [], []
+    for manifest in objects:
+        found = refusal(policy, manifest)
+        if found is None:
+            kept.append(manifest)
+        else:
+            refused.append(found)
+    return kept, tuple(refused)
 
 
 def duplicates_warning(duplicates: Sequence[tuple[Manifest, Manifest]]) -> str | None:

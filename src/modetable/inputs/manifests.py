@@ -1,7 +1,9 @@
 """The cluster's value types: a `Manifest` (one object of a kind the rules
 name, its YAML tree kept so later errors can name their place), the `Cluster`
 the objects make (indexed for lookup, duplicates resolved as `kubectl apply`
-would), and a `Rejected` object (one that does not read, for the lenient audit).
+would), a `Rejected` object (one that does not read, for the lenient audit) and
+a `Refused` one (one the API server refuses by OME's CRD schema, which never
+exists in the cluster).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ __all__ = [
     "DEFAULT_NAMESPACE",
     "Cluster",
     "Manifest",
+    "Refused",
     "Rejected",
     "build_cluster",
     "duplicate_message",
@@ -76,6 +79,10 @@ class Cluster:
     # as `kubectl apply` in file order would leave it.
     duplicates: tuple[tuple[Manifest, Manifest], ...] = ()
     read: int = 0
+    # The objects the API server refuses (inputs/api_server.py), left out
+    # above, and the OME version whose CRD schema checked them (None: unchecked).
+    refused: tuple[Refused, ...] = ()
+    schema_version: str | None = None
 
     @cached_property
     def _by_key(self) -> dict[tuple[str, str | None, str], Manifest]:
@@ -97,6 +104,20 @@ class Cluster:
     def runtimes_for(self, namespace: str | None) -> list[Manifest]:
         """Candidates for an InferenceService in `namespace`: that namespace's and the cluster's."""
         return [r for r in self.runtimes if r.scope == Scope.CLUSTER or r.namespace == namespace]
+
+    def refused_isvc(self, ref: str) -> Refused | None:
+        """The refused InferenceService `NAME` or `NAMESPACE/NAME` names, when
+        the cluster holds none of that name (one it holds is what exists)."""
+        namespace, _, name = ref.rpartition("/")
+
+        def named(m: Manifest) -> bool:
+            return m.name == name and (not namespace or m.namespace == namespace)
+
+        if any(named(m) for m in self.isvcs):
+            return None
+        found = [r for r in self.refused if r.role == "isvc" and named(r.manifest)]
+        # The last copy is what `kubectl apply` in file order answers with.
+        return found[-1] if len({r.manifest.ref for r in found}) == 1 else None
 
     def find_isvc(self, ref: str) -> Manifest:
         """The InferenceService `NAME` or `NAMESPACE/NAME` names."""
@@ -143,6 +164,21 @@ def kind_scopes(spec: Manifests) -> dict[str, str]:
     return {kind: scope for kind, (_role, scope) in kind_roles(spec).items()}
 
 
+@attrs.frozen(eq=False)
+class Refused:
+    """An object the API server refuses before any webhook (OME's CRD schema):
+    the object, its role (`isvc`, `runtime`, `model`), every problem in the
+    manifest's order (`inputs.schema_check.SchemaProblem`s), and the messages
+    of the refusal: the API server's (`server`) and what `kubectl apply`
+    prints (`kubectl`, under its default field validation, Strict)."""
+
+    manifest: Manifest
+    role: str
+    problems: tuple[Any, ...]
+    server: str
+    kubectl: str
+
+
 @attrs.frozen
 class Rejected:
     """An object modetable cannot read (the API server would refuse it): the
@@ -154,7 +190,13 @@ class Rejected:
     name: str | None = None
 
 
-def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Cluster:
+def build_cluster(
+    objects: list[Manifest],
+    skipped: int,
+    spec: Manifests,
+    refused: tuple[Refused, ...] = (),
+    schema_version: str | None = None,
+) -> Cluster:
     seen: dict[tuple[str, str | None, str], Manifest] = {}
     duplicates = []
     for obj in objects:
@@ -171,7 +213,9 @@ def build_cluster(objects: list[Manifest], skipped: int, spec: Manifests) -> Clu
         models=tuple(m for m in unique if kinds[m.kind][0] == "model"),
         skipped=skipped,
         duplicates=tuple(duplicates),
-        read=len(objects),
+        read=len(objects) + len(refused),
+        refused=refused,
+        schema_version=schema_version,
     )
 
 

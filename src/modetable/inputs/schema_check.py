@@ -36,39 +36,16 @@ from modetable.errors import Location
 from modetable.inputs import api_texts as texts
 from modetable.inputs.crd_schema import KindSchema
 from modetable.parsing.yamlio import YamlList, YamlMap
+from modetable.rules.words import SchemaError
 
 __all__ = [
     "META_FIELDS",
     "OBJECT_META_FIELDS",
-    "ProblemClass",
     "SchemaProblem",
     "check_object",
     "kubectl_message",
     "server_message",
 ]
-
-
-class ProblemClass:
-    """What a problem is: the words findings name it by."""
-
-    UNKNOWN_FIELD = "unknown-field"
-    TYPE = "type"
-    ENUM = "enum"
-    REQUIRED = "required"
-    MINIMUM = "minimum"
-    MAXIMUM = "maximum"
-    MULTIPLE_OF = "multiple-of"
-    MIN_LENGTH = "min-length"
-    MAX_LENGTH = "max-length"
-    PATTERN = "pattern"
-    FORMAT = "format"
-    MIN_ITEMS = "min-items"
-    MAX_ITEMS = "max-items"
-    MIN_PROPERTIES = "min-properties"
-    MAX_PROPERTIES = "max-properties"
-    ANY_OF = "any-of"
-    DUPLICATE = "duplicate"
-    NAME = "name"
 
 
 @attrs.frozen
@@ -77,7 +54,7 @@ class SchemaProblem:
     server prints it, where the offending key or value is written, the server's
     text for it alone, and for an unknown field the schema's closest names."""
 
-    error: str
+    error: SchemaError
     path: str
     location: Location
     text: str
@@ -86,7 +63,7 @@ class SchemaProblem:
     @property
     def strict(self) -> bool:
         """Refused while decoding (400, or a warning under Warn), not validated."""
-        return self.error == ProblemClass.UNKNOWN_FIELD
+        return self.error == SchemaError.UNKNOWN_FIELD
 
 
 # ObjectMeta's JSON fields (k8s.io/apimachinery pkg/apis/meta/v1 types.go).
@@ -181,6 +158,11 @@ def kubectl_message(
             lines.append(head)
             lines += [f"* {cause}" for cause in causes]
     return "\n".join(lines)
+
+
+# Where a value is written: a Location, or (holder, index, key) made into one
+# only when a problem is found there (most values have none).
+_Place = Location | tuple[Any, Any, bool]
 
 
 def _place(holder: Any, index: Any, *, key: bool, fallback: Location) -> Location:
@@ -279,6 +261,7 @@ class _Walk:
 
     def __init__(self, schema: KindSchema, start: Location) -> None:
         self.schema = schema
+        self._nodes = schema.nodes
         self.start = start
         self.meta_unknown: list[SchemaProblem] = []
         self.unknown: list[SchemaProblem] = []
@@ -287,12 +270,12 @@ class _Walk:
         self.duplicates: list[SchemaProblem] = []
 
     def node(self, index: int | None) -> dict[str, Any] | None:
-        return None if index is None else self.schema.node(index)
+        return None if index is None else self._nodes[index]
 
     def _unknown(self, holder: Any, key: str, path: str, names: list[str]) -> SchemaProblem:
         close = tuple(difflib.get_close_matches(key, sorted(names), n=3, cutoff=0.6))
         return SchemaProblem(
-            error=ProblemClass.UNKNOWN_FIELD,
+            error=SchemaError.UNKNOWN_FIELD,
             path=path,
             location=_place(holder, key, key=True, fallback=self.start),
             text=texts.UNKNOWN_FIELD.format(path=path),
@@ -369,7 +352,7 @@ class _Walk:
             path = f"metadata.{field}"
             problems.append(
                 SchemaProblem(
-                    error=ProblemClass.NAME,
+                    error=SchemaError.NAME,
                     path=path,
                     location=_place(holder, key, key=False, fallback=self.start),
                     text=texts.field_error(path, texts.INVALID, value, message),
@@ -385,7 +368,7 @@ class _Walk:
             if not (isinstance(generate, str) and generate):
                 problems.append(
                     SchemaProblem(
-                        error=ProblemClass.REQUIRED,
+                        error=SchemaError.REQUIRED,
                         path="metadata.name",
                         location=_place(obj, "metadata", key=True, fallback=self.start),
                         text=texts.field_error(
@@ -426,7 +409,7 @@ class _Walk:
                 )
                 problems.append(
                     SchemaProblem(
-                        error=ProblemClass.MAX_LENGTH,
+                        error=SchemaError.MAX_LENGTH,
                         path="metadata.annotations",
                         location=_place(metadata, "annotations", key=False, fallback=self.start),
                         text=texts.field_error(
@@ -437,14 +420,17 @@ class _Walk:
 
     # 3b. The OpenAPI schema (kube-openapi's SchemaValidator).
 
-    def _add(self, error: str, path: str, where: Location, text: str) -> None:
+    def _add(self, error: str, path: str, where: _Place, text: str) -> None:
+        if not isinstance(where, Location):
+            holder, index, key = where
+            where = _place(holder, index, key=key, fallback=self.start)
         self.problems.append(SchemaProblem(error=error, path=path, location=where, text=text))
 
-    def _invalid(self, error: str, path: str, where: Location, value: Any, message: str) -> None:
+    def _invalid(self, error: str, path: str, where: _Place, value: Any, message: str) -> None:
         self._add(error, path, where, texts.field_error(path, texts.INVALID, value, message))
 
     def _type_error(
-        self, path: str, where: Location, expected: str, data: str, error: str = ProblemClass.TYPE
+        self, path: str, where: _Place, expected: str, data: str, error: str = SchemaError.TYPE
     ) -> None:
         """InvalidType with a string value, mapped to field.TypeInvalid."""
         message = texts.TYPE_WITH_DATA.format(path=path, type=expected, data=texts.go_quote(data))
@@ -455,9 +441,9 @@ class _Walk:
         value: Any,
         index: int | None,
         path: str,
-        where: Location,
+        where: _Place,
         root: bool = False,
-        key_where: Location | None = None,
+        key_where: _Place | None = None,
     ) -> bool:
         """Validate `value` (as pruned) against the node; whether it passed.
         `where` is the value's place, `key_where` its key's (a missing required
@@ -489,7 +475,7 @@ class _Walk:
             self._object(value, node, path, where, root, key_where or where)
         return len(self.problems) == before
 
-    def _type(self, value: Any, node: dict, types: list[str], path: str, where: Location) -> None:
+    def _type(self, value: Any, node: dict, types: list[str], path: str, where: _Place) -> None:
         """validate/type.go typeValidator.Validate."""
         fmt = node.get("format", "")
         if not types and not fmt:
@@ -510,7 +496,7 @@ class _Walk:
         if types and not (data in types or float_int or int_float):
             self._type_error(path, where, ",".join(types), data)
 
-    def _any_of(self, value: Any, node: dict, path: str, where: Location) -> None:
+    def _any_of(self, value: Any, node: dict, path: str, where: _Place) -> None:
         """schema_props.go: the first branch that passes, else `must validate at
         least one schema (anyOf)` and the first failing branch's errors."""
         failures: list[SchemaProblem] | None = None
@@ -525,20 +511,20 @@ class _Walk:
                 failures = found
         message = texts.ANY_OF.format(path=texts.go_quote(path))
         self._add(
-            ProblemClass.ANY_OF,
+            SchemaError.ANY_OF,
             path,
             where,
             texts.field_error(texts.NO_PATH, texts.INVALID, "", message),
         )
         self.problems += failures or []
 
-    def _string(self, value: str, node: dict, path: str, where: Location) -> None:
+    def _string(self, value: str, node: dict, path: str, where: _Place) -> None:
         """validator.go stringValidator: the first of maxLength, minLength, pattern."""
         if "maxLength" in node and len(value) > node["maxLength"]:
             limit = node["maxLength"]
             detail = texts.TOO_LONG_DETAIL.format(max=limit, unit="byte" if limit == 1 else "bytes")
             self._add(
-                ProblemClass.MAX_LENGTH,
+                SchemaError.MAX_LENGTH,
                 path,
                 where,
                 texts.field_error(path, texts.TOO_LONG, None, detail),
@@ -546,19 +532,19 @@ class _Walk:
             return
         if "minLength" in node and len(value) < node["minLength"]:
             message = texts.TOO_SHORT.format(path=path, min=node["minLength"])
-            self._invalid(ProblemClass.MIN_LENGTH, path, where, value, message)
+            self._invalid(SchemaError.MIN_LENGTH, path, where, value, message)
             return
         pattern = node.get("pattern")
         if pattern is not None and not _pattern(pattern).search(value):
             message = texts.PATTERN.format(path=path, pattern=pattern)
-            self._invalid(ProblemClass.PATTERN, path, where, value, message)
+            self._invalid(SchemaError.PATTERN, path, where, value, message)
 
-    def _format(self, value: str, node: dict, path: str, where: Location) -> None:
+    def _format(self, value: str, node: dict, path: str, where: _Place) -> None:
         fmt = node.get("format")
         if fmt and _valid_format(fmt, value) is False:
-            self._type_error(path, where, fmt, value, ProblemClass.FORMAT)
+            self._type_error(path, where, fmt, value, SchemaError.FORMAT)
 
-    def _number(self, value: float, node: dict, path: str, where: Location) -> None:
+    def _number(self, value: float, node: dict, path: str, where: _Place) -> None:
         """validator.go numberValidator: multipleOf, then minimum, then maximum."""
         whole = isinstance(value, int)
 
@@ -568,44 +554,43 @@ class _Walk:
         factor = node.get("multipleOf")
         if factor and (value / factor) != int(value / factor):
             message = texts.MULTIPLE_OF.format(path=path, factor=bound(factor))
-            self._invalid(ProblemClass.MULTIPLE_OF, path, where, value, message)
+            self._invalid(SchemaError.MULTIPLE_OF, path, where, value, message)
         if "minimum" in node:
             low, exclusive = node["minimum"], node.get("exclusiveMinimum", False)
             limit = int(low) if whole else low
             if value < limit or (exclusive and value == limit):
                 template = texts.MINIMUM_EXCLUSIVE if exclusive else texts.MINIMUM
                 message = template.format(path=path, min=bound(low))
-                self._invalid(ProblemClass.MINIMUM, path, where, value, message)
+                self._invalid(SchemaError.MINIMUM, path, where, value, message)
         if "maximum" in node:
             high, exclusive = node["maximum"], node.get("exclusiveMaximum", False)
             limit = int(high) if whole else high
             if value > limit or (exclusive and value == limit):
                 template = texts.MAXIMUM_EXCLUSIVE if exclusive else texts.MAXIMUM
                 message = template.format(path=path, max=bound(high))
-                self._invalid(ProblemClass.MAXIMUM, path, where, value, message)
+                self._invalid(SchemaError.MAXIMUM, path, where, value, message)
 
     def _items(self, value: list, node: dict, path: str) -> None:
         """slice_validator.go: each item, then minItems, then maxItems."""
         items = node.get("items")
         if items is not None:
             for position, item in enumerate(value):
-                where = _place(value, position, key=False, fallback=self.start)
-                self.validate(item, items, f"{path}[{position}]", where)
-        where = _place(value, None, key=False, fallback=self.start)
+                self.validate(item, items, f"{path}[{position}]", (value, position, False))
+        where: _Place = (value, None, False)
         if "minItems" in node and len(value) < node["minItems"]:
             message = texts.MIN_ITEMS.format(path=path, min=node["minItems"])
-            self._invalid(ProblemClass.MIN_ITEMS, path, where, len(value), message)
+            self._invalid(SchemaError.MIN_ITEMS, path, where, len(value), message)
         if "maxItems" in node and len(value) > node["maxItems"]:
             limit = node["maxItems"]
             detail = texts.TOO_MANY_DETAIL.format(max=limit, unit="item" if limit == 1 else "items")
             self._add(
-                ProblemClass.MAX_ITEMS,
+                SchemaError.MAX_ITEMS,
                 path,
                 where,
                 texts.field_error(path, texts.TOO_MANY, len(value), detail),
             )
 
-    def _enum(self, value: Any, node: dict, path: str, where: Location) -> None:
+    def _enum(self, value: Any, node: dict, path: str, where: _Place) -> None:
         """A value outside the enum: field.NotSupported with the allowed values."""
         allowed = node["enum"]
         if any(_same(value, choice) for choice in allowed):
@@ -613,21 +598,21 @@ class _Walk:
         shown = [c if isinstance(c, str) else texts.go_json(c) for c in allowed]
         detail = texts.SUPPORTED_VALUES + ", ".join(texts.go_quote(s) for s in shown)
         text = texts.field_error(path, texts.UNSUPPORTED, value, detail)
-        self._add(ProblemClass.ENUM, path, where, text)
+        self._add(SchemaError.ENUM, path, where, text)
 
     def _object(
-        self, value: dict, node: dict, path: str, where: Location, root: bool, key_where: Location
+        self, value: dict, node: dict, path: str, where: _Place, root: bool, key_where: _Place
     ) -> None:
         """object_validator.go: properties, then required."""
         count = len(value)
         if "minProperties" in node and count < node["minProperties"]:
             message = texts.MIN_PROPERTIES.format(path=path, min=node["minProperties"])
-            self._invalid(ProblemClass.MIN_PROPERTIES, path, where, count, message)
+            self._invalid(SchemaError.MIN_PROPERTIES, path, where, count, message)
         if "maxProperties" in node and count > node["maxProperties"]:
             limit = node["maxProperties"]
             detail = texts.TOO_MANY_DETAIL.format(max=limit, unit="item" if limit == 1 else "items")
             self._add(
-                ProblemClass.MAX_PROPERTIES,
+                SchemaError.MAX_PROPERTIES,
                 path,
                 where,
                 texts.field_error(path, texts.TOO_MANY, count, detail),
@@ -652,8 +637,8 @@ class _Walk:
                 child,
                 target,
                 _child(path, key),
-                _place(value, key, key=False, fallback=self.start),
-                key_where=_place(value, key, key=True, fallback=self.start),
+                (value, key, False),
+                key_where=(value, key, True),
             )
         for required in node.get("required", ()):
             if required in present:
@@ -662,7 +647,7 @@ class _Walk:
             if default is not None and "default" in default:
                 continue  # the server fills it in before validating
             self._add(
-                ProblemClass.REQUIRED,
+                SchemaError.REQUIRED,
                 _child(path, required),
                 key_where,
                 texts.field_error(_child(path, required), texts.REQUIRED),
@@ -705,7 +690,7 @@ class _Walk:
                 item_path = f"{path}[{position}]"
                 self.duplicates.append(
                     SchemaProblem(
-                        error=ProblemClass.DUPLICATE,
+                        error=SchemaError.DUPLICATE,
                         path=item_path,
                         location=_place(value, position, key=False, fallback=self.start),
                         text=texts.field_error(item_path, texts.DUPLICATE, shown),

@@ -45,6 +45,7 @@ from modetable.rules.words import (
     EffectWhen,
     Emit,
     FindingGroup,
+    SchemaError,
     SelectionStep,
     Status,
 )
@@ -491,7 +492,13 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
         FindingGroup.ADMISSION: [
             i.get("id")
             for i in _items(value, "admission")
-            if i.get("check") != AdmissionCheck.SELECTION
+            if i.get("check") not in (AdmissionCheck.SELECTION, AdmissionCheck.CRD_SCHEMA)
+        ],
+        # A crd_schema check finds each kind of problem the API server refuses.
+        FindingGroup.SCHEMA: [
+            str(word)
+            for word in SchemaError
+            if any(i.get("check") == AdmissionCheck.CRD_SCHEMA for i in _items(value, "admission"))
         ],
         # A check that can be left undecided says so in the audit too.
         FindingGroup.NOT_CHECKED: [
@@ -513,6 +520,9 @@ def _finding_sources(value: Mapping[str, Any]) -> dict[str, list[str]]:
     return {group: [n for n in found if isinstance(n, str)] for group, found in names.items()}
 
 
+_OPTIONAL_GROUPS = (FindingGroup.NOT_CHECKED, FindingGroup.SCHEMA)
+
+
 def _findings_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
     """Every rule that can find something about an InferenceService has its
     severity and description in `findings` (an audit never meets an unknown id)."""
@@ -521,7 +531,8 @@ def _findings_checks(value: Mapping[str, Any]) -> list[tuple[str, str | None]]:
         return []
     problems: list[tuple[str, str | None]] = []
     for group, names in _finding_sources(value).items():
-        listed = findings.get(group)
+        # The groups a file may leave out hold nothing then.
+        listed = findings.get(group, {} if group in _OPTIONAL_GROUPS else None)
         if not isinstance(listed, Mapping):
             continue  # structuring reports a missing or misshapen group
         missing = [n for n in names if n not in listed]

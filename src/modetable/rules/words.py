@@ -39,6 +39,7 @@ __all__ = [
     "RankKey",
     "ReadFrom",
     "RuntimeCheckKind",
+    "SchemaError",
     "Scope",
     "SelectionOutcome",
     "SelectionStep",
@@ -189,6 +190,7 @@ class AdmissionCheck(StrEnum):
     ZERO_BUDGET = "zero_budget"
     SOAK = "soak"
     ROLLOUT_ORDERING = "rollout_ordering"
+    CRD_SCHEMA = "crd_schema"
 
 
 class AdmissionEmit(StrEnum):
@@ -382,6 +384,31 @@ class FindingGroup(StrEnum):
     MODE = "mode"
     MODE_SOURCE = "mode_source"
     MANIFEST = "manifest"
+    SCHEMA = "schema"
+
+
+class SchemaError(StrEnum):
+    """What the API server refuses in an object by OME's CRD schema
+    (`findings.schema`; inputs/schema_check.py finds each)."""
+
+    UNKNOWN_FIELD = "unknown-field"
+    TYPE = "type"
+    ENUM = "enum"
+    REQUIRED = "required"
+    MINIMUM = "minimum"
+    MAXIMUM = "maximum"
+    MULTIPLE_OF = "multiple-of"
+    MIN_LENGTH = "min-length"
+    MAX_LENGTH = "max-length"
+    PATTERN = "pattern"
+    FORMAT = "format"
+    MIN_ITEMS = "min-items"
+    MAX_ITEMS = "max-items"
+    MIN_PROPERTIES = "min-properties"
+    MAX_PROPERTIES = "max-properties"
+    ANY_OF = "any-of"
+    DUPLICATE = "duplicate"
+    NAME = "name"
 
 
 class ManifestFinding(StrEnum):

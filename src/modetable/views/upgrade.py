@@ -59,6 +59,7 @@ class UpgradeRuntimeView:
 
     name: str
     kind: str
+    read_from: str
     named: bool
 
     @classmethod
@@ -66,7 +67,7 @@ class UpgradeRuntimeView:
         runtime = audited.outcome.runtime
         if runtime is None:
             return None
-        return cls(runtime.name, runtime.kind, audited.outcome.named)
+        return cls(runtime.name, runtime.kind, str(runtime.read_from), audited.outcome.named)
 
 
 @attrs.frozen

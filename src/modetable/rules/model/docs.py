@@ -92,6 +92,9 @@ class AdmissionTable:
     warning: str
     undecided: Annotated[str, Template(("why",))]
     selection: Annotated[str, Template(("outcomes",))]
+    # A crd_schema check's row: what it reads, and the texts it gives.
+    crd_schema_reads: str = ""
+    crd_schema_texts: tuple[str, ...] = ()
 
 
 @attrs.frozen

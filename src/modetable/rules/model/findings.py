@@ -8,7 +8,7 @@ import attrs
 
 from modetable.rules.kinds import Ref
 from modetable.rules.model.names import ComponentName, ModeName
-from modetable.rules.words import ModeSourceFinding, Severity
+from modetable.rules.words import ModeSourceFinding, SchemaError, Severity
 
 __all__ = [
     "MODE_FINDING_PARAMS",
@@ -88,6 +88,9 @@ class Findings:
     """Each kind of finding by the rule behind it, grouped by the section the
     rule's id comes from; a finding's id is `GROUP/KEY`."""
 
+    # What the API server refuses by OME's CRD schema (an admission check of
+    # kind crd_schema), by the kind of problem; before any webhook.
+    schema: dict[SchemaError, FindingKind] = attrs.field(factory=dict, kw_only=True)
     admission: dict[Annotated[str, Ref("admission check")], FindingKind]
     # An admission check left undecided (its `undecided`): the verdict is
     # "allowed" only as far as modetable can tell.
