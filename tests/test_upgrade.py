@@ -70,8 +70,18 @@ def test_a_leader_worker_engine_moves_to_omenative_and_its_lws_names_break(fleet
     item = _items(run)["a/grouped"]
     assert (item["changed"], item["breaking"]) == (True, True)
     assert item["runtime"] == {
-        "from": {"name": "lws-bare", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": True},
-        "to": {"name": "lws-bare", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": True},
+        "from": {
+            "name": "lws-bare",
+            "kind": "ClusterServingRuntime",
+            "read_from": "manifest",
+            "named": True,
+        },
+        "to": {
+            "name": "lws-bare",
+            "kind": "ClusterServingRuntime",
+            "read_from": "manifest",
+            "named": True,
+        },
         "changed": False,
         "why": [],
     }
@@ -104,8 +114,18 @@ def test_a_runtime_that_now_rejects_gives_way(fleet):
     items = _items(run_cli("audit", str(fleet), "--from", "v1.2.2", "-o", "json"))
     item = items["a/asks-native"]
     assert item["runtime"] == {
-        "from": {"name": "mn", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": False},
-        "to": {"name": "plain", "kind": "ClusterServingRuntime", "read_from": "manifest", "named": False},
+        "from": {
+            "name": "mn",
+            "kind": "ClusterServingRuntime",
+            "read_from": "manifest",
+            "named": False,
+        },
+        "to": {
+            "name": "plain",
+            "kind": "ClusterServingRuntime",
+            "read_from": "manifest",
+            "named": False,
+        },
         "changed": True,
         "why": [
             "the runtime changes from mn to plain",
