@@ -192,10 +192,9 @@ def test_why_prints_that_runtimes_trace_alone(tmp_path):
         "3. deployment-mode: fails",
         f"     {PAGE_REASON}",
         "     engine: different-mode, Rejected",
-        "       InferenceService's engine mode: OMENative from isvc-service-mode "
-        "(spec.deploymentMode)",
-        "       Runtime's `engineConfig` mode: MultiNode from runtime-component-annotation "
-        "(spec.engineConfig.annotations[ome.io/deploymentMode])",
+        "       InferenceService's engine mode: OMENative from spec.deploymentMode",
+        "       Runtime's `engineConfig` mode: MultiNode from "
+        "spec.engineConfig.annotations[ome.io/deploymentMode]",
         "         passed over spec.engineConfig.leader or spec.engineConfig.worker: "
         "leader: does not count for matching",
         f"4. model-format: passes; {not_reached}",

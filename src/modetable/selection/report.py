@@ -50,7 +50,8 @@ def _mode_lines(policy: Policy, result: CheckResult) -> list[str]:
         for side, resolution in (("requested", c.requested), ("declared", c.declared)):
             label = fill(matching.inputs[side], values)
             used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
-            source = f" from {resolution.source_label} ({used.path})" if used else ""
+            # The place, as the manifest spells it (the source's id is JSON's).
+            source = f" from {used.path}" if used else ""
             lines.append(f"       {label}: {resolution.mode or ConditionWord.NONE}{source}")
             lines.extend(f"         passed over {r.path}: {r.why}" for r in resolution.passed_over)
     return lines
