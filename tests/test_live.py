@@ -349,6 +349,16 @@ def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path):
         "read_from": "manifest",
     }
     assert data["model"]["read_from"] == "both"
+    # The live copy is filled in: nothing waits for OME's model agent. Without
+    # it, the catalog's model lacks every field the agent fills in.
+    assert data["pending"] is None
+    alone = run_cli("select", "--isvc", "deepseek-r1/deepseek-r1", str(catalog), "-o", "json")
+    assert alone.json()["pending"]["fields"] == [
+        "modelFormat",
+        "modelFramework",
+        "modelArchitecture",
+        "modelParameterSize",
+    ]
     assert data["admission"]["allowed"] is True
     assert data["admission"]["warnings"] == [
         'runtime "srt-deepseek-rdma" does not declare support for model "deepseek-r1" (runtime '
