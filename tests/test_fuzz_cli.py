@@ -438,6 +438,12 @@ def check_upgrade_agrees(data: dict, code: int) -> None:
 
 def check_agrees(command: str, data: dict, code: int) -> None:
     """The output does not contradict itself or its exit code."""
+    if command != "audit" and data.get("schema_findings"):
+        # The API server refuses the InferenceService asked about: whatever the
+        # command, its answer is admit's document, a denial (exit 1).
+        assert code == 1 and not data["admission"]["allowed"], data
+        assert data["admission"]["message"], data
+        return
     if command == "select":
         picked = data["runtime"] is not None
         assert code == (0 if picked else 1)
@@ -610,9 +616,20 @@ def test_each_side_of_an_upgrade_is_that_versions_audit(documents):
     for side, version in (("from", VERSIONS[0]), ("to", VERSIONS[-1])):
         audit = run_cli("--ome-version", version, "audit", "-o", "json", "-", stdin=text)
         assert audit.code in (0, 1), audit.err
-        for item, audited in zip(
-            _strict_json(upgrade.out)["items"], _strict_json(audit.out)["items"], strict=True
-        ):
+        audited_items = _strict_json(audit.out)["items"]
+        upgrade_items = _strict_json(upgrade.out)["items"]
+        if side == "to":
+            assert len(upgrade_items) == len(audited_items)
+        # The upgrade reads the manifests under the target version's schema: an
+        # InferenceService the older schema refuses (a field added since) is
+        # on the upgrade's from side but not in that version's audit.
+        by_ref = {(a["namespace"], a["name"]): a for a in audited_items}
+        assert len(by_ref) == len(audited_items)
+        for item in upgrade_items:
+            audited = by_ref.get((item["namespace"], item["name"]))
+            if audited is None:
+                assert side == "from", item
+                continue
             runtime = audited["runtime"] and {**audited["runtime"], "named": audited["named"]}
             assert item["runtime"][side] == runtime
             assert item["message"][side] == audited["message"]
