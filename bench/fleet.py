@@ -252,7 +252,9 @@ class Fleet:
                 _annotated(self.random.choice(["MultiNode", "OMENative", "RawDeployment"]))
             )
         if self.chance(5):
-            engine["leader"] = {"runner": {"resources": {"limits": {"nvidia.com/gpu": 8}}}}
+            engine["leader"] = {
+                "runner": {"name": "ome-container", "resources": {"limits": {"nvidia.com/gpu": 8}}}
+            }
             engine["worker"] = {"size": 1}
         if self.chance(5):
             engine["acceleratorOverride"] = {"acceleratorClass": self.random.choice(ACCELERATORS)}

@@ -130,19 +130,17 @@ def test_catalog_counts_are_the_json_summary(chromium, catalog_audit):
     _only_itself(visit)
 
 
-@pytest.mark.xfail(
-    reason="known, open: the page gained the pending severity (issue 24) and the API "
-    "server's refusals (issue 29) after this test was written; the test's expectations "
-    "are not yet brought up to date (closing note of 2026-12-02)",
-    strict=False,
-)
 def test_catalog_filters_show_the_summary_categories(chromium, catalog_audit):
     document, path = catalog_audit
     visit = chromium.open(path)
     summary = document["summary"]
-    assert _options(visit, "sev") == [*summary["findings"], "ok"]
+    # The severities, most severe first; then the InferenceServices with
+    # nothing found but what waits for OME's model agent; then those with
+    # nothing found.
+    assert _options(visit, "sev") == [*summary["findings"], "pending", "ok"]
     for severity in summary["findings"]:
         assert _choose(visit, "sev", severity) == summary["severity"][severity]
+    assert _choose(visit, "sev", "pending") == summary["pending"]
     assert _choose(visit, "sev", "ok") == summary["ok"]
     _choose(visit, "sev", None)
     for component, modes in summary["modes"].items():
@@ -170,12 +168,6 @@ def test_catalog_filters_show_the_summary_categories(chromium, catalog_audit):
     _only_itself(visit)
 
 
-@pytest.mark.xfail(
-    reason="known, open: the page gained the pending severity (issue 24) and the API "
-    "server's refusals (issue 29) after this test was written; the test's expectations "
-    "are not yet brought up to date (closing note of 2026-12-02)",
-    strict=False,
-)
 def test_catalog_filters_by_outcome_and_by_finding_id(chromium, catalog_audit):
     document, path = catalog_audit
     visit = chromium.open(path)
@@ -195,7 +187,7 @@ def test_catalog_filters_by_outcome_and_by_finding_id(chromium, catalog_audit):
     # With an outcome: both hold.
     found = "admission/scale-to-zero"
     _choose(visit, "fid", found)
-    for result in ("named_model_invalid", "picked"):
+    for result in ("named", "picked"):
         _choose(visit, "out", result)
         assert _visible_names(visit) == [
             i["name"]
@@ -223,12 +215,6 @@ def _search(visit, query: str) -> list[str]:
     return _visible_names(visit)
 
 
-@pytest.mark.xfail(
-    reason="known, open: the page gained the pending severity (issue 24) and the API "
-    "server's refusals (issue 29) after this test was written; the test's expectations "
-    "are not yet brought up to date (closing note of 2026-12-02)",
-    strict=False,
-)
 def test_catalog_search_over_names_and_messages(chromium, catalog_audit):
     document, path = catalog_audit
     visit = chromium.open(path)
@@ -240,7 +226,7 @@ def test_catalog_search_over_names_and_messages(chromium, catalog_audit):
 
     # A name (of InferenceServices and the runtime one uses), a message's words
     # in another case, a finding id.
-    for query in ("deepseek-r1-distill-qwen", "INVALIDSCALETOZERO", "  check/model-format "):
+    for query in ("deepseek-r1-distill-qwen", "INVALIDSCALETOZERO", "  mode_source/does_not_count "):
         found = _search(visit, query)
         assert found == expected(query)
         assert 0 < len(found) < len(items)
@@ -316,16 +302,13 @@ def test_catalog_ids_are_never_broken_inside_a_word(chromium, catalog_audit):
 
 
 def _worst(item: dict[str, Any], summary: dict[str, Any]) -> str:
-    found = {f["severity"] for f in item["findings"]}
-    return next((s for s in summary["findings"] if s in found), "ok")
+    """The row's severity: its most severe finding's; "pending" when all it has
+    waits for OME's model agent; "ok" when it has none."""
+    found = {f["severity"] for f in item["findings"] if not f["pending"]}
+    worst = next((s for s in summary["findings"] if s in found), None)
+    return worst or ("pending" if item["findings"] else "ok")
 
 
-@pytest.mark.xfail(
-    reason="known, open: the page gained the pending severity (issue 24) and the API "
-    "server's refusals (issue 29) after this test was written; the test's expectations "
-    "are not yet brought up to date (closing note of 2026-12-02)",
-    strict=False,
-)
 def test_catalog_sorts_by_a_column_both_ways(chromium, catalog_audit):
     document, path = catalog_audit
     visit = chromium.open(path)
@@ -345,7 +328,7 @@ def test_catalog_sorts_by_a_column_both_ways(chromium, catalog_audit):
     # Severity sorts by how severe, not by the word: errors first, ok last.
     _sort(visit, "Severity")
     worst = [_worst(i, document["summary"]) for i in document["items"]]
-    order = [*document["summary"]["findings"], "ok"]
+    order = [*document["summary"]["findings"], "pending", "ok"]
     shown = visit.page.eval_on_selector_all(
         "#items > .item .sev", "nodes => nodes.map(n => n.textContent)"
     )
@@ -448,27 +431,25 @@ def test_catalog_upgrade_counts_filters_and_rows(chromium, tmp_path):
 
 _HOSTILE = "<script>alert(1)</script>"
 _QUOTED = '"><svg/onload=alert(2)>'
+_ESCAPE = "\x1b[31mRed\u202e"
 
 
-@pytest.mark.xfail(
-    reason="known, open: the page gained the pending severity (issue 24) and the API "
-    "server's refusals (issue 29) after this test was written; the test's expectations "
-    "are not yet brought up to date (closing note of 2026-12-02)",
-    strict=False,
-)
 def test_hostile_values_render_inert(chromium, tmp_path):
-    """Names with markup and quotes and a value with a terminal escape show as
-    text: no script of theirs runs, no request leaves, nothing hides."""
+    """Markup and quotes in the values a manifest may hold (a model's and a
+    runtime's name as an InferenceService refers to them, an annotation's value
+    with a terminal escape) and in a name the API server refuses (shown among
+    the manifests' findings) show as text: no script of theirs runs, no request
+    leaves, nothing hides."""
     import yaml
 
     documents = [
-        isvc_doc(name=_HOSTILE, namespace=_QUOTED, runtime={"name": _QUOTED}),
-        isvc_doc(name="escape", deploymentMode="\x1b[31mRed\u202e"),
+        isvc_doc(name="hostile", model={"name": _HOSTILE}, runtime={"name": _QUOTED}),
+        isvc_doc(name="escape", engine={"annotations": {"ome.io/deploymentMode": _ESCAPE}}),
         runtime_doc(name=_QUOTED),
     ]
     manifests = write(tmp_path, "hostile.yaml", yaml.safe_dump_all(documents))
     run = run_cli("audit", "-o", "html", str(manifests))
-    assert run.err == "" or "warning" in run.err
+    assert run.code == 1
     html = run.out
     # Only the page's own two script elements: its data and its script.
     assert html.count("<script") == 2
@@ -478,12 +459,20 @@ def test_hostile_values_render_inert(chromium, tmp_path):
     assert "\x1b" not in html and "\u202e" not in html
     path = write(tmp_path, "report.html", html)
     visit = chromium.open(path)
-    assert sorted(_visible_names(visit)) == sorted([_HOSTILE, "escape"])
-    assert _options(visit, "ns") == sorted([_QUOTED, "ns"])
+    assert sorted(_visible_names(visit)) == ["escape", "hostile"]
+    assert _options(visit, "ns") == ["ns"]
     more = _open(visit, "escape")
-    assert "\\x1b[31mRed\\u202e" in more.text_content()
-    more = _open(visit, _HOSTILE)
-    assert _QUOTED in more.text_content()
+    assert (
+        'spec.engine.annotations[ome.io/deploymentMode] is "\\u001b[31mRed\\u202e", '
+        "not a deployment mode in v1.3"
+    ) in more.text_content()
+    more = _open(visit, "hostile")
+    assert f'referenced model "{_HOSTILE}" not found in namespace "ns"' in more.text_content()
+    refused = visit.page.locator("details.manifest-findings")
+    refused.locator("summary").click()
+    assert f'metadata.name: Invalid value: "\\{_QUOTED}"' in (
+        refused.text_content()
+    )
     assert visit.page.locator("svg[onload]").count() == 0
     _only_itself(visit)
 
@@ -509,12 +498,6 @@ def fleet_report(tmp_path_factory):
     return json.loads((folder / "audit.json").read_text()), folder / "report.html"
 
 
-@pytest.mark.xfail(
-    reason="known, open: the page gained the pending severity (issue 24) and the API "
-    "server's refusals (issue 29) after this test was written; the test's expectations "
-    "are not yet brought up to date (closing note of 2026-12-02)",
-    strict=False,
-)
 def test_ten_thousand_open_sort_filter_and_open_a_row(chromium, fleet_report):
     document, path = fleet_report
     visit = chromium.open(path)
