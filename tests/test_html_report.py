@@ -226,7 +226,11 @@ def test_catalog_search_over_names_and_messages(chromium, catalog_audit):
 
     # A name (of InferenceServices and the runtime one uses), a message's words
     # in another case, a finding id.
-    for query in ("deepseek-r1-distill-qwen", "INVALIDSCALETOZERO", "  mode_source/does_not_count "):
+    for query in (
+        "deepseek-r1-distill-qwen",
+        "INVALIDSCALETOZERO",
+        "  mode_source/does_not_count ",
+    ):
         found = _search(visit, query)
         assert found == expected(query)
         assert 0 < len(found) < len(items)
@@ -470,9 +474,7 @@ def test_hostile_values_render_inert(chromium, tmp_path):
     assert f'referenced model "{_HOSTILE}" not found in namespace "ns"' in more.text_content()
     refused = visit.page.locator("details.manifest-findings")
     refused.locator("summary").click()
-    assert f'metadata.name: Invalid value: "\\{_QUOTED}"' in (
-        refused.text_content()
-    )
+    assert f'metadata.name: Invalid value: "\\{_QUOTED}"' in (refused.text_content())
     assert visit.page.locator("svg[onload]").count() == 0
     _only_itself(visit)
 
