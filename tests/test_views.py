@@ -156,3 +156,23 @@ def test_a_document_reads_back_into_its_view_flattened_and_renamed_fields_includ
     why = _explain(WhyView("rt", "ServingRuntime", ()))
     assert structure(unstructure(why), ExplainView) == why
     assert structure(unstructure(_explain()), ExplainView) == _explain()
+
+
+def test_a_pending_model_s_view_is_made_whole_without_an_assert(v13):
+    """PendingView.of takes the model from the PendingModel, which always has
+    one (the type says so): no assert stands in for a check (gone under -O)."""
+    from conftest import cluster_of, model_doc
+
+    from modetable.selection.pending import PendingModel
+    from modetable.views.common import ObjectView
+    from modetable.views.select import PendingView
+
+    [model] = cluster_of(v13, model_doc("m")).models
+    pending = PendingModel(model, ("modelFormat",), "denied", ("rt",))
+    assert PendingView.of(pending) == PendingView(
+        ObjectView("ClusterBaseModel", None, "m", "test.yaml:1:1", "manifest"),
+        ("modelFormat",),
+        "denied",
+        ("rt",),
+    )
+    assert PendingView.of(None) is None

@@ -4,7 +4,7 @@ a runtime assessed as a candidate (docs/json.md, "Shared shapes")."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import attrs
 
@@ -100,8 +100,18 @@ class ObjectView:
     at: str
     read_from: str
 
+    @overload
+    @classmethod
+    def of(cls, manifest: Manifest) -> ObjectView: ...
+    @overload
+    @classmethod
+    def of(cls, manifest: None) -> None: ...
+    @overload
+    @classmethod
+    def of(cls, manifest: Manifest | None) -> ObjectView | None: ...
     @classmethod
     def of(cls, manifest: Manifest | None) -> ObjectView | None:
+        """The object's view; None for no object (a `Manifest` always has one)."""
         if manifest is None:
             return None
         return cls(

@@ -74,9 +74,7 @@ class PendingView:
     def of(cls, pending: PendingModel | None) -> PendingView | None:
         if pending is None:
             return None
-        model = ObjectView.of(pending.model)
-        assert model is not None
-        return cls(model, pending.fields, pending.answer, pending.runtimes)
+        return cls(ObjectView.of(pending.model), pending.fields, pending.answer, pending.runtimes)
 
 
 @attrs.frozen
