@@ -652,3 +652,31 @@ def test_a_sharded_model_is_refused_since_v13_even_with_a_named_runtime(v13, v12
         v13, isvc_doc(model={"name": "m"}, engine={}), model(distribution="PerNode"), rt()
     ).runtime
     assert select_one(v122, isvc_doc(model={"name": "m"}, engine={}), sharded, rt()).runtime
+
+
+def test_a_pending_model_with_no_runtime_at_all_says_so(v13):
+    """No runtime in the namespace or the cluster: an error now, whose hint
+    says there is none (never a sentence ending in an empty list)."""
+    isvc = isvc_doc(model={"name": "m"}, engine={})
+    result = select_one(v13, isvc, model(modelFormat=None))
+    assert result.result == "model_format_missing"
+    assert result.admission.message == NO_FORMAT_DENIAL
+    assert result.hint == (
+        "No runtime can be picked even once OME's model agent has filled in the model: "
+        "namespace ns and the cluster hold no runtime"
+    )
+
+
+def test_a_pending_model_names_runtimes_failing_a_check_omes_message_leaves_out(v13):
+    """A runtime failing only a check OME's no-runtime message counts without
+    naming it (auto-select) is named with its reason, beside a listed one."""
+    isvc = isvc_doc(model={"name": "m"}, engine={})
+    manual = rt("manual", supportedModelFormats=[format_entry(autoSelect=False)])
+    result = select_one(v13, isvc, model(modelFormat=None), manual, rt("off", disabled=True))
+    assert result.result == "model_format_missing"
+    assert result.hint == (
+        "No runtime can be picked even once OME's model agent has filled in the model: "
+        "manual (supports the model but has no supportedModelFormats[].autoSelect=true entry, "
+        "so automatic selection skips it (pin it explicitly via spec.runtime.name instead)); "
+        "off (runtime is disabled)"
+    )

@@ -621,7 +621,9 @@ def _pending(
 ) -> Outcome:
     """No runtime named, the model waiting for OME's model agent: pending with
     the runtimes that pass every check decided now; where none does, what OME
-    answers now (an error now), with why none could be picked as its hint."""
+    answers now (an error now), with why none could be picked as its hint:
+    every runtime with the check it fails first (those OME's own message
+    leaves unnamed too), or that there is no runtime at all."""
     policy = case.policy
     agent = model_agent(policy)
     assert agent is not None
@@ -633,10 +635,10 @@ def _pending(
         return attrs.evolve(outcome, pending=PendingModel(case.model, (), None, could))
     rules = selection_rules(policy).no_runtime
     scope = scoring.scope_order(policy)
-    excluded = sorted((c for c in candidates if c.listed), key=lambda c: (c.name, scope(c.scope)))
+    excluded = sorted(candidates, key=lambda c: (c.name, scope(c.scope)))
     items = rules.item_separator.join(
         policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded
-    )
+    ) or policy.message(agent.no_runtimes, namespace=ctx.namespace)
     hint = policy.message(agent.none_could, excluded=items, who=agent.who)
     return attrs.evolve(now, candidates=case.candidates, hint=hint)
 

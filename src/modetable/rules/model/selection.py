@@ -299,9 +299,11 @@ class AgentWait:
     message: Annotated[str, Ref("message", params=AGENT_PARAMS)]
     message_quiet: Annotated[str, Ref("message", params=AGENT_PARAMS[:-1])]
     # No runtime named: the runtimes that could be picked once it is filled
-    # in (selection's message), or why none could (the outcome's hint).
+    # in (selection's message), or why none could (the outcome's hint: each
+    # runtime with its first failure, or `no_runtimes` where there is none).
     could_pick: Annotated[str, Ref("message", params=("runtimes", "who"))]
     none_could: Annotated[str, Ref("message", params=("excluded", "who"))]
+    no_runtimes: Annotated[str, Ref("message", params=("namespace",))]
     # What to do about a model the agent is done with (`done`; `failed`
     # apart), or skips, that still lacks a field it fills in.
     done_hint: Annotated[str, Ref("message", params=("state", "fields"))]
