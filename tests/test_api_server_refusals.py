@@ -195,6 +195,57 @@ def test_the_hint_names_the_schemas_closest_fields(cli, tmp_path):
     ]
 
 
+def test_exaones_misnamed_model_field_is_told_its_name(cli):
+    """The catalog's exaone writes spec.model.modelName: the field is `name`
+    (the last word of what was written), and spec.deployment is
+    deploymentMode's first word; spec.model.runtime has no sibling like it."""
+    path = need(CATALOG) / EXAONE
+    document = cli("admit", "--isvc", "default/exaone-3-5-7-8b-instruct", str(path), "-o", "json")
+    assert document.code == 1
+    assert [
+        (f["message"], f"{f['location']['line']}:{f['location']['col']}", f["hint"])
+        for f in document.json()["schema_findings"]
+    ] == [
+        (
+            'unknown field "spec.deployment"' + STRICT,
+            "9:3",
+            'the closest fields OME\'s CRD has there: "deploymentMode"',
+        ),
+        (
+            'unknown field "spec.model.modelName"' + STRICT,
+            "7:5",
+            'the closest fields OME\'s CRD has there: "name"',
+        ),
+        ('unknown field "spec.model.runtime"' + STRICT, "8:5", None),
+        ("spec.model.name: Required value", "6:3", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "names", "expected"),
+    [
+        ("modelName", ["apiGroup", "fineTunedWeights", "kind", "name", "overlays"], ("name",)),
+        ("Name", ["kind", "name"], ("name",)),
+        ("model_name", ["kind", "name"], ("name",)),
+        ("group", ["apiGroup", "kind", "name"], ("apiGroup",)),
+        ("modelRef", ["engine", "model", "runtime"], ("model",)),
+        ("deployment", ["deploymentMode", "placement", "rollout"], ("deploymentMode",)),
+        ("imageName", ["env", "image", "imagePullPolicy", "name"], ("image", "name")),
+        ("polcy", ["policy", "acceleratorClass"], ("policy",)),
+        ("volumeMount", ["image", "name", "volumeDevices", "volumeMounts"], ("volumeMounts",)),
+        ("runtime", ["apiGroup", "fineTunedWeights", "kind", "name", "overlays"], ()),
+        ("minReplicas", ["engine", "model", "runtime", "scalingPolicy"], ()),
+        ("a", ["apiGroup", "kind"], ()),
+    ],
+)
+def test_the_closest_fields(key, names, expected):
+    """Another case first, then the names whose words begin or end the key's
+    (or the key's theirs), else difflib's misspellings; nothing far off."""
+    from modetable.inputs.schema_check import closest_fields
+
+    assert closest_fields(key, names) == expected
+
+
 def test_every_output_format_carries_the_finding(cli, tmp_path):
     path = write(tmp_path, "isvc.yaml", ISVC + "  engine:\n    runner:\n      volumeMount: []\n")
     message = 'unknown field "spec.engine.runner.volumeMount"' + STRICT

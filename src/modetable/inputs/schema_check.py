@@ -43,6 +43,7 @@ __all__ = [
     "OBJECT_META_FIELDS",
     "SchemaProblem",
     "check_object",
+    "closest_fields",
     "kubectl_message",
     "server_message",
 ]
@@ -249,6 +250,52 @@ def _valid_format(name: str, value: str) -> bool | None:
     return None
 
 
+# The words of a field's name: camelCase humps, runs of capitals (`apiURL`),
+# digits; `_`, `-` and `.` only part them.
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+# At most this many names suggested; difflib's cutoff for a misspelling.
+_SUGGESTED = 3
+_SPELLING = 0.6
+
+
+def closest_fields(key: str, names: list[str]) -> tuple[str, ...]:
+    """The fields of `names` (a schema's siblings) a user who wrote `key`
+    most likely meant, closest first; none when no name is close. In turn:
+    the name in another case (`Name`: `name`); the names whose words begin
+    or end `key`'s, or that `key`'s words begin or end (`modelName`: `name`,
+    `modelRef`: `model`, `deployment`: `deploymentMode`); else the names
+    difflib finds spelled alike (`polcy`: `policy`, `volumeMount`:
+    `volumeMounts`)."""
+    unique = sorted(set(names))
+    folded = [name for name in unique if name.casefold() == key.casefold()]
+    if folded:
+        return tuple(folded[:_SUGGESTED])
+    words = _words_of(key)
+    contained = [name for name in unique if _contains(words, _words_of(name))]
+    if contained:
+        ratio = difflib.SequenceMatcher(None, b=key.casefold())
+
+        def closeness(name: str) -> tuple[float, str]:
+            ratio.set_seq1(name.casefold())
+            return (-ratio.ratio(), name)
+
+        return tuple(sorted(contained, key=closeness)[:_SUGGESTED])
+    return tuple(difflib.get_close_matches(key, unique, n=_SUGGESTED, cutoff=_SPELLING))
+
+
+def _words_of(name: str) -> tuple[str, ...]:
+    return tuple(word.casefold() for word in _WORDS.findall(name))
+
+
+def _contains(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether the shorter of two names' words begin or end the longer (two
+    names of one word each are never contained: that is a misspelling's case)."""
+    short, long = sorted((one, other), key=len)
+    if not short or len(short) == len(long):
+        return False
+    return long[: len(short)] == short or long[-len(short) :] == short
+
+
 def _pattern(pattern: str) -> re.Pattern[str]:
     """A Go (RE2) pattern for Python's re: `$` matches only at the very end."""
     if pattern.endswith("$") and not pattern.endswith("\\$"):
@@ -273,7 +320,7 @@ class _Walk:
         return None if index is None else self._nodes[index]
 
     def _unknown(self, holder: Any, key: str, path: str, names: list[str]) -> SchemaProblem:
-        close = tuple(difflib.get_close_matches(key, sorted(names), n=3, cutoff=0.6))
+        close = closest_fields(key, names)
         return SchemaProblem(
             error=SchemaError.UNKNOWN_FIELD,
             path=path,
