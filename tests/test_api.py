@@ -260,13 +260,21 @@ def test_an_object_the_api_server_refuses_is_left_out_with_a_warning(policy):
         "InferenceService ns/svc (InferenceService ns/svc (objects[1])) is left out, as the API "
         f"server refuses it: {MODEL_NAME_3}"
     ]
-    with pytest.raises(modetable.ModetableError) as raised:
-        modetable.select(policy, cluster, "ns/svc")
-    assert raised.value.code is modetable.ErrorCode.DENIED
-    assert str(raised.value).endswith(
+    # Asked about, it is denied, whatever the function: admit's answer.
+    denial = (
         'The InferenceService "svc" is invalid: spec.model.name: Invalid value: "integer": '
         'spec.model.name in body must be of type string: "integer"'
     )
+    admitted = modetable.admit(policy, cluster, "ns/svc")
+    assert (admitted.allowed, admitted.denied_by, admitted.message) == (
+        False,
+        "crd-schema",
+        denial,
+    )
+    for decide in (modetable.select, modetable.effective, modetable.match):
+        answer = decide(policy, cluster, "ns/svc")
+        assert isinstance(answer, modetable.AdmitResult)
+        assert answer.to_json() == admitted.to_json()
 
 
 def test_an_object_without_a_namespace_is_named_as_the_cluster_will(policy):

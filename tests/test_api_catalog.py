@@ -141,6 +141,27 @@ def test_options_print_the_apis_json(read_once, policy, cluster):
     assert command_json("audit", *argv) == expected
 
 
+# The catalog's InferenceServices the API server refuses (OME's CRD schema).
+REFUSED = ("default/exaone-3-5-7-8b-instruct", "zai-org-test/glm-4-5v-test")
+
+
+@pytest.mark.parametrize("ref", REFUSED)
+def test_every_command_answers_a_refused_isvc_with_the_denial_the_command_prints(
+    read_once, policy, cluster, ref
+):
+    """select, effective, match and admit: admit's denial (an AdmitResult),
+    whose JSON is what each command prints, exit 1."""
+    for command in COMMANDS:
+        answer = API[command](policy, cluster, ref)
+        assert isinstance(answer, modetable.AdmitResult), command
+        assert (answer.allowed, answer.denied_by) == (False, "crd-schema")
+        run = run_cli(command, "--isvc", ref, str(CATALOG), "-o", "json")
+        assert (run.code, run.json()) == (1, answer.to_json()), command
+    for command in ("effective", "match"):
+        answer = API[command](policy, cluster, ref, runtime="srt-anything")
+        assert answer.to_json() == modetable.admit(policy, cluster, ref).to_json()
+
+
 def test_to_json_is_plain_json_made_anew_each_time(policy, cluster, kinds_of_outcome):
     """Dicts, lists, strings, numbers, booleans and None, and nothing else (no
     tuple, no enum): what json.loads gives back from the command's output. And a

@@ -17,7 +17,7 @@ from modetable.api import results
 from modetable.api.arguments import flag, name, path, typed, wrong_type
 from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
 from modetable.api.rules import Policy, engine_policy
-from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.errors import Location, ModetableError
 from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
 
@@ -33,22 +33,33 @@ as the object of an admission request)."""
 _GIVEN = "the isvc argument"
 
 
-def select(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.SelectResult:
+def select(
+    policy: Policy, cluster: Cluster, isvc: IsvcRef
+) -> results.SelectResult | results.AdmitResult:
     """The runtime OME uses for `isvc` among the cluster's runtimes and models,
     or why none; what admission, events and conditions show; each component's
-    running mode. `to_json()` is `modetable select -o json`."""
+    running mode. `to_json()` is `modetable select -o json`. For an
+    InferenceService the API server refuses by OME's CRD schema, the denial
+    the command prints: an `AdmitResult` (as `admit` answers)."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.select_result(found, objects, _existing(target))
+    if isinstance(target, manifests.Refused):
+        return results.refused_result(found, objects, target)
+    return results.select_result(found, objects, target)
 
 
 def effective(
     policy: Policy, cluster: Cluster, isvc: IsvcRef, *, runtime: str | None = None
-) -> results.EffectiveResult:
+) -> results.EffectiveResult | results.AdmitResult:
     """Each component's running mode and the rule that set it, with the runtime
     `isvc` names, else `runtime` (as `--runtime NAME`), else the one OME would
-    select. `to_json()` is `modetable effective -o json`."""
+    select. `to_json()` is `modetable effective -o json`. For an
+    InferenceService the API server refuses by OME's CRD schema, the denial
+    the command prints: an `AdmitResult` (as `admit` answers)."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.effective_result(found, objects, _existing(target), name("runtime", runtime))
+    named = name("runtime", runtime)
+    if isinstance(target, manifests.Refused):
+        return results.refused_result(found, objects, target)
+    return results.effective_result(found, objects, target, named)
 
 
 def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResult:
@@ -64,12 +75,17 @@ def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResul
 
 def match(
     policy: Policy, cluster: Cluster, isvc: IsvcRef, *, runtime: str | None = None
-) -> results.MatchResult:
+) -> results.MatchResult | results.AdmitResult:
     """Every runtime of `isvc`'s namespace and of the cluster against it on the
     mode rule alone (only those named `runtime`, when given). `to_json()` is
-    `modetable match -o json`."""
+    `modetable match -o json`. For an InferenceService the API server
+    refuses by OME's CRD schema, the denial the command prints: an
+    `AdmitResult` (as `admit` answers)."""
     found, objects, target = _inputs(policy, cluster, isvc)
-    return results.match_result(found, objects, _existing(target), name("runtime", runtime))
+    named = name("runtime", runtime)
+    if isinstance(target, manifests.Refused):
+        return results.refused_result(found, objects, target)
+    return results.match_result(found, objects, target, named)
 
 
 def audit_cluster(
@@ -111,14 +127,6 @@ def audit_cluster(
         ignore=globs,
         baseline=read_baseline(path("baseline", baseline)) if baseline is not None else None,
     )
-
-
-def _existing(target: manifests.Manifest | manifests.Refused) -> manifests.Manifest:
-    """The InferenceService, which exists: one the API server refuses is a
-    `ModetableError` (code `denied`) with what `kubectl apply` prints."""
-    if isinstance(target, manifests.Refused):
-        raise ModetableError(target.kubectl, target.manifest.location, code=ErrorCode.DENIED)
-    return target
 
 
 def _inputs(
