@@ -313,3 +313,14 @@ def test_a_partial_audit_leaves_the_rest_of_the_baseline_alone(fleet, tmp_path):
     assert [i["isvc"] for i in within.json()["items"]] == ["a/native", "a/pinned", "b/routed"]
     assert within.json()["baseline"]["fixed"] == []
     assert json.loads((tmp_path / "base.json").read_text())["findings"] == [gone, *ENTRIES]
+
+
+def test_an_entry_is_written_with_the_keys_the_baseline_is_read_with():
+    """The file's entries (views/baseline.py) and the reader (inputs/baseline.py)
+    name the same keys in the same order."""
+    import attrs
+
+    from modetable.inputs.baseline import ENTRY_KEYS
+    from modetable.views.baseline import BaselineEntryView
+
+    assert tuple(f.name for f in attrs.fields(BaselineEntryView)) == ENTRY_KEYS

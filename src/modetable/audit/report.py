@@ -15,7 +15,8 @@ from modetable.errors import Location
 from modetable.inputs.baseline import BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.reports.finding import Finding, at_least, worst
-from modetable.rules.policy import Policy, rules_json
+from modetable.rules.policy import Policy
+from modetable.text.shown import escape
 
 if TYPE_CHECKING:
     from modetable.reports import Report
@@ -126,7 +127,8 @@ def as_report(
         summary=audit_summary_line(summary),
         fail_on=fail_on,
         version=__version__,
-        rules_used=rules_json(policy),
+        rules_path=escape(policy.file),
+        rules_version=policy.version,
         preface=preface,
         baseline=summary.fixed is not None,
     )

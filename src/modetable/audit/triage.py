@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from modetable.errors import Location, ModetableError
-from modetable.inputs.baseline import BASELINE_FORMAT, ENTRY_KEYS, FORMAT_KEY, BaselineEntry
+from modetable.inputs.baseline import BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing.yamlio import where
 from modetable.reports import Waiver
@@ -32,9 +32,7 @@ __all__ = [
     "Sorted",
     "Suppressed",
     "Triage",
-    "baseline_document",
     "baseline_entry",
-    "baseline_entry_json",
     "fingerprint",
 ]
 
@@ -256,23 +254,3 @@ def _read_annotation(
             Ignore(name, BY_ANNOTATION, reason.strip(), at, holder=holder) for name in names
         )
     return tuple(found)
-
-
-# --- JSON -----------------------------------------------------------------------
-
-
-def baseline_entry_json(entry: BaselineEntry) -> dict[str, Any]:
-    """An entry as the baseline file writes it (and the audit's JSON its fixed ones)."""
-    return {key: getattr(entry, key) for key in ENTRY_KEYS}
-
-
-def baseline_document(entries: Iterable[BaselineEntry]) -> str:
-    """The baseline file: its entries sorted (by InferenceService, id, object,
-    message), one a line, so that a review's diff shows what came and went."""
-    import json
-
-    ordered = sorted(entries, key=lambda e: (e.subject, e.id, e.object, e.message, e.fingerprint))
-    lines = [json.dumps(baseline_entry_json(e), ensure_ascii=False) for e in ordered]
-    body = ",\n    ".join(lines)
-    listed = f"[\n    {body}\n  ]" if lines else "[]"
-    return f'{{\n  "{FORMAT_KEY}": {BASELINE_FORMAT},\n  "findings": {listed}\n}}\n'

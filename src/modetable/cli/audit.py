@@ -321,7 +321,8 @@ def _baseline(items: list[Audited], run: AuditRun) -> str:
     """The baseline file of this run: every finding but those suppressed and
     the pending (waiting for OME's model agent: no debt, they never fail), and
     the entries of the baseline read about what the audit leaves out."""
-    from modetable.audit.triage import baseline_document, baseline_entry
+    from modetable.audit.triage import baseline_entry
+    from modetable.views.baseline import baseline_document
 
     entries = [
         baseline_entry(finding, item.isvc.ref)

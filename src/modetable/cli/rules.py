@@ -229,7 +229,7 @@ def _report(
         summary=summary,
         fail_on="warning" if strict else "error",
         version=__version__,
-        rules_used={"path": str(file), "version": None},
+        rules_path=str(file),
     )
 
 

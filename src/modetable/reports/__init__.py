@@ -75,8 +75,10 @@ class Report:
     # Findings this severe or more fail (JUnit's failures); None: none do.
     fail_on: str | None
     version: str  # modetable's
-    # The rules file read and the rules line used (JSON's `"rules"`), when known.
-    rules_used: dict[str, str | None] | None = None
+    # The rules file read (JSON's `"rules"."path"`), when known, and the rules
+    # line used (`"version"`; None for a whole file, as `rules check` reads it).
+    rules_path: str | None = None
+    rules_version: str | None = None
     # The line the outputs people read begin with (`rules: FILE`, when the rules
     # read are not the bundled ones), or "".
     preface: str = ""

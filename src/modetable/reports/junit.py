@@ -59,7 +59,7 @@ def write(report: Report, out: TextIO) -> None:
     suite = ET.SubElement(suites, "testsuite", {"name": _text(report.title), **counts})
     properties = ET.SubElement(suite, "properties")
     ET.SubElement(properties, "property", {"name": "modetable", "value": report.version})
-    for key, value in (report.rules_used or {}).items():
+    for key, value in (("path", report.rules_path), ("version", report.rules_version)):
         if value is not None:
             ET.SubElement(properties, "property", {"name": f"rules.{key}", "value": _text(value)})
     for subject in report.subjects:

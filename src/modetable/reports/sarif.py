@@ -161,10 +161,15 @@ def document(report: Report) -> dict[str, Any]:
                     }
                 },
                 "results": _results(report, index),
-                **({"properties": {"rules": report.rules_used}} if report.rules_used else {}),
+                **({"properties": {"rules": _rules_used(report)}} if report.rules_path else {}),
             }
         ],
     }
+
+
+def _rules_used(report: Report) -> dict[str, str | None]:
+    """The run's `"rules"` property: JSON's `"rules"` of the same run."""
+    return {"path": report.rules_path, "version": report.rules_version}
 
 
 def _results(report: Report, index: dict[str, int]) -> list[dict[str, Any]]:

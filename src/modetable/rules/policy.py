@@ -33,11 +33,10 @@ from modetable.rules.model.runtimes import RunFailure
 from modetable.rules.model.sources import Source
 from modetable.rules.words import SourceObject
 from modetable.settled import settled
-from modetable.text.shown import escape
 from modetable.text.templates import fill, go_quoted_inner
 from modetable.versions import Placement, in_force, parse_version, place
 
-__all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset", "rules_json"]
+__all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset"]
 
 PURPOSES = ("requested", "declared", "running")
 
@@ -293,10 +292,3 @@ def load_ruleset(
     rules, document = load_cached(file, data, parse, warn)
     bundled = found.bundled or holds_bundled_rules(data)
     return RuleSet(rules=rules, file=file, document=document, bundled=bundled)
-
-
-def rules_json(policy: Policy | RuleSet) -> dict[str, Any]:
-    """`"rules"` of every JSON output: the file read and the rules line used (none
-    for a whole file)."""
-    line = policy.version if isinstance(policy, Policy) else None
-    return {"path": escape(policy.file), "version": line}

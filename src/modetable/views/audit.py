@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from modetable.views.baseline import BaselineEntryView
 from modetable.views.common import FLATTEN, RulesView, key, same_named
 from modetable.views.findings import FindingView
 from modetable.views.select import OutcomeView
@@ -131,13 +132,11 @@ class BaselineView:
     each as the baseline file writes it."""
 
     file: str
-    fixed: tuple[dict[str, str], ...]
+    fixed: tuple[BaselineEntryView, ...]
 
     @classmethod
     def of(cls, file: str, fixed: list[BaselineEntry]) -> BaselineView:
-        from modetable.audit.triage import baseline_entry_json
-
-        return cls(file, tuple(baseline_entry_json(e) for e in fixed))
+        return cls(file, tuple(BaselineEntryView.of(e) for e in fixed))
 
 
 @attrs.frozen
