@@ -61,7 +61,7 @@ def read_once(monkeypatch, rules, policy, cluster):
     it (select, admit, effective without a named runtime), and each runtime
     matched with it once, on both sides. A selection asked for with every step
     run is made by the fleet's evaluator with every candidate, which gives the
-    same outcome (tests/test_fleet_evaluator.py shows it on this catalog) for
+    same outcome (test_selection_catalog.py shows it on this catalog) for
     an eighth of the work: what is compared here is the API and the command
     showing one outcome, whichever way it was made."""
     objects = engine_cluster(cluster, engine_policy(policy))

@@ -3,15 +3,16 @@ strategy: results kept per what each step declares it reads, runtimes pruned by
 the indexes the steps declare) gives what `select` gives with every step run:
 every field of select's JSON and, with `candidates`, every candidate and every
 check it ran. A step that declared less than it reads would share an answer
-between InferenceServices that differ there; the catalog here and the
-look-alike fleets of tests/test_fleet_differential.py are where that shows."""
+between InferenceServices that differ there; the catalog (compared in
+tests/test_selection_catalog.py, beside the every-step outcomes it already
+makes of it) and the look-alike fleets of tests/test_fleet_differential.py are
+where that shows."""
 
 from __future__ import annotations
 
 import attrs
-import pytest
 from conftest import cluster_of, isvc_doc, mode_annotation, runtime_doc
-from corpus import MODEL, SHARDED_MODEL, catalog, entry
+from corpus import MODEL, SHARDED_MODEL, entry
 
 from modetable.selection import Evaluator, Memoised, select
 from modetable.views.select import CheckView, OutcomeView
@@ -42,12 +43,6 @@ def assert_memo_agrees(policy, cluster, references=None) -> list[str]:
         assert got == attrs.evolve(expected, candidates=()), isvc.ref
         results.append(reference.result)
     return results
-
-
-@pytest.mark.slow
-def test_the_fleet_evaluator_agrees_on_the_catalog():
-    ome = catalog("v1.3")
-    assert len(assert_memo_agrees(ome.policy, ome.cluster, ome.outcomes)) == len(ome.cluster.isvcs)
 
 
 def test_the_fleet_picks_at_the_edges(ruleset):

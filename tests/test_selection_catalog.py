@@ -9,6 +9,7 @@ import json
 import pytest
 from conftest import CATALOG
 from corpus import catalog, rules
+from test_fleet_evaluator import assert_memo_agrees
 
 from modetable.selection import select
 from modetable.views.converter import unstructure
@@ -40,6 +41,15 @@ def test_every_sample_gets_a_verdict_in_every_version(clusters):
             # Selection ran over every runtime whenever the model was found.
             expected = len(cluster.runtimes) if result.model is not None else 0
             assert len(data["candidates"]) == expected, (version, isvc.ref)
+
+
+@pytest.mark.slow
+def test_the_fleet_evaluator_agrees_on_the_catalog(clusters):
+    """The fleet's evaluator (tests/test_fleet_evaluator.py) against the outcomes
+    of every step run that the test above made: here, so that they are made
+    once whichever worker runs which module."""
+    ome = clusters["v1.3"]
+    assert len(assert_memo_agrees(ome.policy, ome.cluster, ome.outcomes)) == len(ome.cluster.isvcs)
 
 
 def test_qwen2_5_72b_goes_to_the_deepseek_distill_runtime(clusters):
