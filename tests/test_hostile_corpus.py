@@ -159,32 +159,69 @@ def test_broken_input_gets_its_whole_answer(case, monkeypatch, tmp_path):
         assert {key: output[key] for key in case["json"]} == _expand_all(case["json"])
 
 
+def _rules_of_its_own(case: dict) -> bool:
+    """Whether the case's run loads other rules than the checkout's
+    rules/modes.yaml found from the repository root: a rules file it names
+    (`--rules`, `rules check`), or a run in a folder of its own (generated
+    inputs, a real process)."""
+    argv = case["argv"]
+    return "--rules" in argv or argv[0] == "rules" or "make" in case or "shell" in case
+
+
+@pytest.fixture(scope="module")
+def warm_rules_cache(tmp_path_factory) -> Path:
+    """A rules cache holding the checkout's rules/modes.yaml as the command line
+    finds it from the repository root: what every case without rules of its own
+    loads."""
+    from modetable.rules import load_ruleset
+    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+
+    folder = tmp_path_factory.mktemp("warm-rules-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FOLDER_VARIABLE, str(folder))
+        patch.setenv(CACHE_VARIABLE, "1")
+        patch.chdir(ROOT)
+        load_ruleset()
+    assert len(list(folder.iterdir())) == 1
+    return folder
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
-def test_the_rules_cache_changes_no_answer(case, monkeypatch, tmp_path):
+def test_the_rules_cache_changes_no_answer(case, monkeypatch, tmp_path, warm_rules_cache):
     """Each case with the rules cache off, cold (an empty folder) and warm (the
     same folder again): the same stdout, stderr, exit code and error codes. A
     case run as a real process runs buffered only: PYTHONUNBUFFERED=1 changes
     how the standard streams are written, not how the cache is, and that the
     unbuffered process answers alike is test_broken_input_gets_its_whole_answer's
-    to show."""
+    to show. A case without rules of its own runs off and warm only: cold, it
+    would parse the same bytes of the same file as off does and write the same
+    entry into an empty folder whatever the case (the entry warm_rules_cache
+    holds); what the cache can change in a case's answer is the rules served
+    from an entry, the warm run."""
     from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
 
     codes = _codes(monkeypatch)
-    monkeypatch.setenv(FOLDER_VARIABLE, str(tmp_path / "rules-cache"))
     if "make" in case or "shell" in case:
         shutil.copytree(BROKEN, tmp_path / BROKEN_ARG)
         monkeypatch.chdir(tmp_path)
         _make(case.get("make", []))
     else:
         monkeypatch.chdir(ROOT)
-    answers = []
-    for setting in ("0", "1", "1"):
+    own = tmp_path / "rules-cache"
+    settings = {"off": ("0", own), "cold": ("1", own), "warm": ("1", own)}
+    if not _rules_of_its_own(case):
+        settings = {"off": ("0", warm_rules_cache), "warm": ("1", warm_rules_cache)}
+    answers = {}
+    for name, (setting, folder) in settings.items():
         monkeypatch.setenv(CACHE_VARIABLE, setting)
+        monkeypatch.setenv(FOLDER_VARIABLE, str(folder))
         run = _run(case["argv"], case.get("stdin", ""), case.get("shell"), both_buffers=False)
-        answers.append((run, list(codes)))
+        answers[name] = (run, list(codes))
         codes.clear()
-    assert answers[1] == answers[0], "cold"
-    assert answers[2] == answers[0], "warm"
+    for name, answer in answers.items():
+        assert answer == answers["off"], name
+    if not _rules_of_its_own(case):
+        assert len(list(warm_rules_cache.iterdir())) == 1, "a warm run wrote to the cache"
 
 
 def test_every_case_has_a_unique_id_and_every_field_is_known():
