@@ -118,6 +118,51 @@ def catalog() -> Path:
     return need(CATALOG)
 
 
+# The catalog as the command line read it, by the rules, version and options it
+# was read with (catalog_read_once): one reading per worker.
+_CATALOG_READINGS: dict[tuple[Any, ...], tuple[Any, tuple[str, ...], tuple[Any, ...]]] = {}
+
+
+@pytest.fixture
+def catalog_read_once(monkeypatch):
+    """Command lines that read the catalog (CATALOG, named alone) get the first
+    such reading of the worker with the same rules file, version and options:
+    its objects, the warnings it said (said again, in order) and the objects a
+    lenient read left out. For the tests about what a command does with the
+    catalog, not about reading it: the catalog tests without this fixture read
+    it from disk each time."""
+    from modetable.inputs import loading
+
+    reference = loading.load_paths
+
+    def load_paths(policy, paths, stdin=None, *, warn=None, rejected=None, **options):
+        if [os.fspath(p) for p in paths] != [str(CATALOG)] or options.get("live"):
+            return reference(policy, paths, stdin, warn=warn, rejected=rejected, **options)
+        schema = options.get("schema_policy")
+        key = (
+            policy.file,
+            policy.version,
+            rejected is None,
+            options.get("warn_duplicates", True),
+            None if schema is None else (schema.file, schema.version),
+        )
+        if key not in _CATALOG_READINGS:
+            said: list[str] = []
+            left_out = None if rejected is None else []
+            cluster = reference(
+                policy, paths, stdin, warn=said.append, rejected=left_out, **options
+            )
+            _CATALOG_READINGS[key] = (cluster, tuple(said), tuple(left_out or ()))
+        cluster, said, left_out = _CATALOG_READINGS[key]
+        for text in said if warn is not None else ():
+            warn(text)
+        if rejected is not None:
+            rejected.extend(left_out)
+        return cluster
+
+    monkeypatch.setattr(loading, "load_paths", load_paths)
+
+
 @pytest.fixture
 def spec_page() -> str:
     return need(SPEC_DIR / "runtime-deployment-mode-matching.md").read_text()

@@ -35,7 +35,7 @@ FALCON = "falcon3-10b-instruct"
 # --- the catalog ----------------------------------------------------------------
 
 
-def test_a_catalog_namespace_lists_no_other_namespaces_objects():
+def test_a_catalog_namespace_lists_no_other_namespaces_objects(catalog_read_once):
     """The catalog's four duplicated cluster runtimes are used by other
     namespaces only: falcon3-10b-instruct's audit is clean, and passes
     `--fail-on warning`, in every format."""
@@ -57,7 +57,7 @@ def test_a_catalog_namespace_lists_no_other_namespaces_objects():
         assert not any(name in shown.out for name in duplicated), fmt
 
 
-def test_a_catalog_namespace_that_uses_a_duplicated_runtime_keeps_its_warning():
+def test_a_catalog_namespace_that_uses_a_duplicated_runtime_keeps_its_warning(catalog_read_once):
     catalog = str(need(CATALOG))
     run = run_cli("audit", catalog, "-n", "qwen2-5-32b-instruct", "-o", "json")
     listed = [
@@ -81,7 +81,7 @@ def test_a_catalog_namespace_that_uses_a_duplicated_runtime_keeps_its_warning():
     assert line.endswith("(and 1 more defined twice: `modetable audit` lists each)")
 
 
-def test_a_namespace_no_object_is_in_is_an_error():
+def test_a_namespace_no_object_is_in_is_an_error(catalog_read_once):
     """A misspelled -n in a CI config must not pass forever, finding nothing:
     exit 2 with one line, whatever --fail-on says, nothing on stdout."""
     catalog = str(need(CATALOG))

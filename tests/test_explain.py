@@ -337,7 +337,7 @@ CATALOG_ISVCS = (
 
 
 @pytest.mark.parametrize("isvc", CATALOG_ISVCS)
-def test_a_catalog_inference_service_fits_one_screen(catalog, isvc):
+def test_a_catalog_inference_service_fits_one_screen(catalog, catalog_read_once, isvc):
     """All of it, standard error included, in at most 40 lines (of 203 runtimes)."""
     run = run_cli("explain", "--isvc", isvc, str(catalog))
     assert run.code == 0, run.err
@@ -350,7 +350,7 @@ def test_a_catalog_inference_service_fits_one_screen(catalog, isvc):
     assert shown + hidden == 203
 
 
-def test_why_on_the_catalog_is_that_runtimes_trace_alone(catalog):
+def test_why_on_the_catalog_is_that_runtimes_trace_alone(catalog, catalog_read_once):
     run = run_cli("explain", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--why", "srt-phi-2")
     assert run.code == 0
     lines = run.out.splitlines()
@@ -368,7 +368,7 @@ def test_why_on_the_catalog_is_that_runtimes_trace_alone(catalog):
     assert len(lines) == 22  # with the whole table first, 227 lines were printed
 
 
-def test_match_explain_on_the_catalog(catalog):
+def test_match_explain_on_the_catalog(catalog, catalog_read_once):
     """The runtime named, the one other runtimes' count, and the InferenceService's
     side said once (it took 1,426 lines)."""
     run = run_cli("match", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--explain")
