@@ -322,7 +322,7 @@ def test_the_edges_in_every_format(misspelled, fmt):
         assert json.dumps(NO_COUNT)[1:-1] in out
 
 
-def test_the_catalogs_services_with_a_mode_in_metadata_each_get_the_finding():
+def test_the_catalogs_services_with_a_mode_in_metadata_each_get_the_finding(catalog_read_once):
     """Seven catalog InferenceServices write a mode in metadata.annotations."""
     run = run_cli("audit", str(need(CATALOG)), "-o", "json")
     document = run.json()
@@ -350,7 +350,9 @@ def test_the_catalogs_services_with_a_mode_in_metadata_each_get_the_finding():
     assert sorted(flagged) == sorted(set(written))
 
 
-def test_no_catalog_finding_stands_where_an_object_begins_when_a_field_decides():
+def test_no_catalog_finding_stands_where_an_object_begins_when_a_field_decides(
+    catalog_read_once,
+):
     """Every finding of an InferenceService stands at a field (its value, its
     key, or the nearest key holding a field it lacks), never where the
     InferenceService or another object begins; only the manifests' own findings

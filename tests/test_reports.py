@@ -140,7 +140,7 @@ def test_junit_one_case_per_isvc_and_counts_match_the_summary(fleet, tmp_path, f
         assert failure.message.startswith('admission webhook "inferenceservice')
 
 
-def test_junit_of_the_catalog_counts_every_object(tmp_path):
+def test_junit_of_the_catalog_counts_every_object(tmp_path, catalog_read_once):
     catalog = str(need(CATALOG))
     run = run_cli("audit", catalog, "-o", "junit")
     document = _json("audit", catalog)
@@ -251,7 +251,7 @@ def test_sarif_messages_hold_no_embedded_link_from_an_input(tmp_path):
     )
 
 
-def test_sarif_of_the_catalog_validates():
+def test_sarif_of_the_catalog_validates(catalog_read_once):
     document = _sarif("audit", str(need(CATALOG)))
     levels = [r["level"] for r in document["runs"][0]["results"]]
     # Four real mistakes and the 8 schema problems of exaone and glm-4-5v; 21
