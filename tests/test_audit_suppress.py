@@ -253,13 +253,13 @@ def test_config_and_no_config(fleet, tmp_path):
     ("text", "error"),
     [
         ("fail_on: warning\n", ".modetable.yaml:1:1: unknown setting 'fail_on' "
-         "(the settings: ome-version, fail-on, rules, ignore)"),
+         "(the settings: ome-version, fail-on, rules, docs-url, ignore)"),
         ("fail-on: info\n", ".modetable.yaml:1:10: fail-on is one of error, warning, never, "
          "not the string 'info'"),
         ("ome-version: 1.3\n", ".modetable.yaml:1:14: ome-version is a non-empty string, "
          "not the number 1.3"),
         ("- ignore\n", ".modetable.yaml:1:1: a config file is a mapping of ome-version, fail-on, "
-         "rules, ignore, not a list"),
+         "rules, docs-url, ignore, not a list"),
         ("ignore:\n  id: x\n", ".modetable.yaml:2:3: ignore is a list of exceptions "
          "(id, object, kind, reason), not a mapping"),
         ("ignore:\n  - mode/*\n", ".modetable.yaml:2:5: an ignore is a mapping of id, object, "

@@ -15,7 +15,6 @@ from conftest import ROOT, RULES, rules_copy, run_cli
 from test_audit import write_fleet
 from test_reports import SARIF_SCHEMA
 
-from modetable.__about__ import __version__
 from modetable.audit.findings import described
 from modetable.docs.finding_tables import anchor, finding_uri
 from modetable.rules import load_ruleset
@@ -129,15 +128,25 @@ def test_anchors_are_the_headings_as_github_and_mkdocs_make_them():
     assert anchor("outcome/model_format_missing") == "outcomemodel_format_missing"
 
 
-def test_the_uri_is_the_rules_template_at_this_release(ruleset):
-    policy = ruleset.at(None)
-    template = policy.rules.docs.finding_ids.uri
-    assert template == (
-        "https://github.com/your-org/modetable/blob/v{version}/docs/findings.md#{anchor}"
+def test_the_rules_name_no_host_and_a_link_is_the_page_given_with_the_anchor():
+    """No placeholder pretending to be a link: where the page is hosted is the
+    user's to say (`--docs-url`), and an entry's link is that page#anchor."""
+    assert "your-org" not in RULES.read_text()
+    assert finding_uri("https://docs.example/modetable/findings.html", "mode/MultiNode") == (
+        "https://docs.example/modetable/findings.html#modemultinode"
     )
-    assert finding_uri(policy, "mode/MultiNode") == (
-        f"https://github.com/your-org/modetable/blob/v{__version__}/docs/findings.md#modemultinode"
-    )
+
+
+def _entries_of_the_page() -> dict[str, str]:
+    """Each id's entry on docs/findings.md, its heading left out."""
+    text = PAGE.read_text()
+    region = text.split("<!-- BEGIN modetable:finding-ids -->")[1]
+    region = region.split("<!-- END modetable:finding-ids -->")[0].strip("\n")
+    found = {}
+    for entry in ("\n\n" + region).split("\n\n## ")[1:]:
+        heading, _, body = entry.partition("\n\n")
+        found[heading.strip("`")] = body
+    return found
 
 
 def _sarif(*argv: str) -> dict:
@@ -149,33 +158,30 @@ def _sarif(*argv: str) -> dict:
     return document
 
 
-def test_each_sarif_rule_has_its_full_description_help_and_link(tmp_path, monkeypatch, ruleset):
+def test_each_sarif_rule_carries_its_entry_in_full_and_no_link(tmp_path, monkeypatch, ruleset):
+    """Without --docs-url: each rule's help is its entry on the page of
+    finding ids, as text and Markdown, and there is no helpUri."""
     write_fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
     rules = _sarif("audit", "fleet")["runs"][0]["tool"]["driver"]["rules"]
     policy = ruleset.at(None)
     assert [r["id"] for r in rules] == [entry[0] for entry in described(policy)]
-    for rule, (finding_id, description, _severity, help_text) in zip(
+    page = _entries_of_the_page()
+    for rule, (finding_id, description, _severity, _help) in zip(
         rules, described(policy), strict=True
     ):
-        uri = finding_uri(policy, finding_id)
         assert rule["fullDescription"] == {"text": description}
-        assert rule["help"] == {
-            "text": f"{description}\n\n{help_text}",
-            "markdown": f"{description}\n\n{help_text}\n\n[`{finding_id}`]({uri})",
-        }
-        assert rule["helpUri"] == uri
+        assert rule["help"] == {"text": page[finding_id], "markdown": page[finding_id]}
+        assert "helpUri" not in rule
     [model_exists] = [r for r in rules if r["id"] == "admission/model-exists"]
-    uri = (
-        f"https://github.com/your-org/modetable/blob/v{__version__}/docs/findings.md"
-        "#admissionmodel-exists"
-    )
     description = (
         "The model the InferenceService names exists neither as a BaseModel of its namespace "
         "nor as a ClusterBaseModel, which the webhook denies."
     )
-    what_to_do = (
-        "Create the model (a BaseModel in the InferenceService's namespace, or a "
+    entry = (
+        "Severity: error (since v1.3).\n\n"
+        f"{description}\n\n"
+        "What to do: Create the model (a BaseModel in the InferenceService's namespace, or a "
         "ClusterBaseModel), or correct `spec.model.name`; a close name in the manifests, if "
         "any, follows the message."
     )
@@ -184,12 +190,71 @@ def test_each_sarif_rule_has_its_full_description_help_and_link(tmp_path, monkey
         "shortDescription": {"text": description},
         "fullDescription": {"text": description},
         "defaultConfiguration": {"level": "error"},
-        "help": {
-            "text": f"{description}\n\n{what_to_do}",
-            "markdown": f"{description}\n\n{what_to_do}\n\n[`admission/model-exists`]({uri})",
-        },
-        "helpUri": uri,
+        "help": {"text": entry, "markdown": entry},
     }
+
+
+DOCS_URL = "https://docs.example/modetable/findings.html"
+
+
+@pytest.mark.parametrize("given", ["option", "config"])
+def test_a_docs_url_given_links_each_rule_to_its_entry(tmp_path, monkeypatch, given):
+    """--docs-url URL (or the config's docs-url): helpUri is URL#anchor, and the
+    Markdown help ends with the link."""
+    write_fleet(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    if given == "option":
+        argv = ("audit", "--docs-url", DOCS_URL, "fleet")
+    else:
+        (tmp_path / ".modetable.yaml").write_text(f"docs-url: {DOCS_URL}\n")
+        argv = ("audit", "fleet")
+    rules = _sarif(*argv)["runs"][0]["tool"]["driver"]["rules"]
+    page = _entries_of_the_page()
+    for rule in rules:
+        uri = f"{DOCS_URL}#{anchor(rule['id'])}"
+        assert rule["helpUri"] == uri
+        assert rule["help"] == {
+            "text": page[rule["id"]],
+            "markdown": f"{page[rule['id']]}\n\n[`{rule['id']}`]({uri})",
+        }
+    [model_exists] = [r for r in rules if r["id"] == "admission/model-exists"]
+    assert model_exists["helpUri"] == f"{DOCS_URL}#admissionmodel-exists"
+
+
+@pytest.mark.parametrize(
+    ("url", "error"),
+    [
+        (
+            "docs/findings.md",
+            "the docs URL is an absolute http or https URL, not 'docs/findings.md'",
+        ),
+        (
+            "ftp://x.example/f",
+            "the docs URL is an absolute http or https URL, not 'ftp://x.example/f'",
+        ),
+        (
+            "https://x.example/f#top",
+            "the docs URL is the page's, without a #fragment (each id's is added): "
+            "'https://x.example/f#top'",
+        ),
+        (
+            "https://x.example/a b",
+            "the docs URL holds no space or control character: 'https://x.example/a b'",
+        ),
+    ],
+)
+def test_a_docs_url_that_is_no_link_is_refused(tmp_path, monkeypatch, url, error):
+    write_fleet(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    run = run_cli("audit", "--docs-url", url, "fleet", "-o", "sarif")
+    assert (run.code, run.out, run.err) == (2, "", f"modetable: error: --docs-url: {error}\n")
+    (tmp_path / ".modetable.yaml").write_text(f"docs-url: {url}\n")
+    run = run_cli("audit", "fleet", "-o", "sarif")
+    assert (run.code, run.out, run.err) == (
+        2,
+        "",
+        f"modetable: error: .modetable.yaml:1:11: {error}\n",
+    )
 
 
 def test_rules_without_help_or_a_page_give_rules_without_them(tmp_path, monkeypatch):
@@ -200,9 +265,7 @@ def test_rules_without_help_or_a_page_give_rules_without_them(tmp_path, monkeypa
         tmp_path / "rules" / "modes.yaml",
         (
             '  finding_ids:\n    severity: "Severity: {severity}{range}."\n'
-            '    help: "What to do: {help}"\n'
-            '    uri: "https://github.com/your-org/modetable/blob/v{version}/docs/findings.md'
-            '#{anchor}"\n',
+            '    help: "What to do: {help}"\n',
             "",
         ),
         (

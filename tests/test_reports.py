@@ -237,6 +237,25 @@ def test_sarif_validates_and_points_at_real_lines(fleet):
         assert result["message"]["text"] == finding["message"]
 
 
+def test_each_sarif_result_carries_the_baselines_fingerprint(fleet, tmp_path):
+    """partialFingerprints["modetable/v1"] is the fingerprint --write-baseline
+    writes for the same finding, result by result; it survives lines moving,
+    so code scanning follows an alert as the baseline does."""
+    run_cli("audit", fleet, "--write-baseline", "base.json")
+    written = json.loads((tmp_path / "base.json").read_text())["findings"]
+    results = _sarif("audit", fleet)["runs"][0]["results"]
+    assert sorted((r["ruleId"], r["partialFingerprints"]["modetable/v1"]) for r in results) == (
+        sorted((e["id"], e["fingerprint"]) for e in written)
+    )
+    assert all(list(r["partialFingerprints"]) == ["modetable/v1"] for r in results)
+    for name in ("fleet/runtimes.yaml", "fleet/apps/isvcs.yaml"):
+        path = tmp_path / name
+        path.write_text("# moved down\n\n\n" + path.read_text())
+    moved = _sarif("audit", fleet)["runs"][0]["results"]
+    assert [r["partialFingerprints"] for r in moved] == [r["partialFingerprints"] for r in results]
+    assert [r["locations"] for r in moved] != [r["locations"] for r in results]
+
+
 def test_sarif_messages_hold_no_embedded_link_from_an_input(tmp_path):
     """SARIF reads `[text](uri)` in a plain-text message as a link a viewer
     makes clickable: one quoted from a manifest is broken by a word joiner."""

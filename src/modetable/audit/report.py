@@ -83,9 +83,14 @@ def as_report(
     summary: AuditSummary,
     fail_on: str | None,
     preface: str = "",
+    docs_url: str | None = None,
 ) -> Report:
+    """The audit as a `Report`: a subject per InferenceService then per
+    finding of the manifests; a rule per finding id with its help in full
+    (the docs' entry for the id) and, with `docs_url` (the URL of the page of
+    finding ids as the user hosts it), the link to its entry."""
     from modetable.audit.output import audit_summary_line
-    from modetable.docs.finding_tables import finding_uri
+    from modetable.docs.finding_tables import finding_help, finding_uri
     from modetable.reports import Report, Rule, Subject
 
     subjects = [
@@ -96,9 +101,11 @@ def as_report(
             item.findings,
             item.known,
             tuple((s.finding, s.ignore.waiver) for s in item.suppressed),
+            isvc=item.isvc.ref,
         )
         for item in items
     ]
+    entries = finding_help(policy)
     subjects += [
         Subject(_object_name(f), _MANIFESTS_GROUP, f.location, (f,))
         for f in summary.manifest_findings
@@ -122,7 +129,14 @@ def as_report(
         title=f"modetable audit ({policy.version})",
         subjects=tuple(subjects),
         rules=tuple(
-            Rule(*entry, help_uri=finding_uri(policy, entry[0])) for entry in described(policy)
+            Rule(
+                finding_id,
+                description,
+                severity,
+                help=entries.get(finding_id) or (f"{description}\n\n{to_do}" if to_do else None),
+                help_uri=finding_uri(docs_url, finding_id) if docs_url else None,
+            )
+            for finding_id, description, severity, to_do in described(policy)
         ),
         summary=audit_summary_line(summary),
         fail_on=fail_on,
@@ -174,4 +188,5 @@ def write_report(
     from modetable.reports import write
 
     fail_on = None if args.fail_on == "never" else args.fail_on
-    write(fmt, as_report(policy, items, summary, fail_on, preface), out)
+    docs_url = getattr(args, "docs_url", None)
+    write(fmt, as_report(policy, items, summary, fail_on, preface, docs_url), out)

@@ -7,8 +7,6 @@ said too."""
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
@@ -21,7 +19,7 @@ from modetable.inputs.baseline import BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing.yamlio import where
 from modetable.reports import Waiver
-from modetable.reports.finding import Finding, ObjectRef
+from modetable.reports.finding import Finding, ObjectRef, fingerprint, object_text
 from modetable.rules.policy import Policy
 
 __all__ = [
@@ -33,17 +31,12 @@ __all__ = [
     "Suppressed",
     "Triage",
     "baseline_entry",
-    "fingerprint",
 ]
 
 # Who suppressed a finding: `--ignore`, the config file, the object's annotation.
 BY_OPTION = "option"
 BY_CONFIG = "config"
 BY_ANNOTATION = "annotation"
-
-# A place quoted in a message (`first at FILE:LINE:COL`): its line and column
-# move with every edit above it, so a fingerprint leaves them out.
-_PLACE = re.compile(r"(?<=\S):\d+(?::\d+)?(?=[\s);,]|$)")
 
 
 @attrs.frozen
@@ -109,28 +102,13 @@ class Sorted:
     suppressed: tuple[Suppressed, ...]
 
 
-def _object_text(obj: ObjectRef) -> str:
-    if obj.kind is None or obj.name is None:
-        return ""
-    return f"{obj.kind} {obj.namespace}/{obj.name}" if obj.namespace else f"{obj.kind} {obj.name}"
-
-
-def fingerprint(finding: Finding, subject: str) -> str:
-    """What identifies a finding across runs: its id, the InferenceService it is
-    about, the object to fix and its message without the places it quotes
-    (never its own line: lines move when a file is edited above them)."""
-    message = _PLACE.sub("", finding.message)
-    text = "\0".join((finding.id, subject, _object_text(finding.object), message))
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
-
-
 def baseline_entry(finding: Finding, subject: str) -> BaselineEntry:
     return BaselineEntry(
         fingerprint=fingerprint(finding, subject),
         id=finding.id,
         severity=finding.severity,
         subject=subject,
-        object=_object_text(finding.object),
+        object=object_text(finding.object),
         message=finding.message,
     )
 

@@ -128,9 +128,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help=f"the config file (default: {CONFIG_NAMES[0]} or {CONFIG_NAMES[1]} here, else in "
         "the nearest folder above up to the repository's root): ignores with their reasons, "
-        "and ome-version, fail-on and rules' defaults",
+        "and ome-version, fail-on, rules and docs-url's defaults",
     )
     config.add_argument("--no-config", action="store_true", help="read no config file")
+    parser.add_argument(
+        "--docs-url",
+        metavar="URL",
+        help="where the page of finding ids (docs/findings.md) is hosted: each SARIF rule "
+        "links to its entry, URL#anchor (default: the config's docs-url; without one, no "
+        "link, and the rule carries the entry's text in full)",
+    )
     parser.add_argument(
         "--baseline",
         metavar="FILE",
@@ -214,15 +221,18 @@ def run(args: argparse.Namespace, io: Io) -> int:
 
 def _configured(args: argparse.Namespace) -> list[Ignore]:
     """The config file's defaults set where neither the command line nor the
-    environment gives the option (--rules, --ome-version, --fail-on); the
+    environment gives the option (--rules, --ome-version, --fail-on, --docs-url); the
     exceptions, `--ignore`'s then the config's."""
     from modetable.audit.triage import BY_CONFIG, BY_OPTION, Ignore
-    from modetable.inputs.config import find_config, read_config
+    from modetable.inputs.config import docs_url_problem, find_config, read_config
     from modetable.rules.find import RULES_VARIABLE, VERSION_VARIABLE
 
     path = None if args.no_config else args.config or find_config()
     config = read_config(path, FAIL_ON) if path is not None else None
     ignores = [Ignore(given, BY_OPTION) for given in args.ignore]
+    problem = docs_url_problem(args.docs_url) if args.docs_url is not None else None
+    if problem is not None:
+        raise ModetableError(f"--docs-url: {problem}")
     if config is not None:
         if (
             config.rules
@@ -238,6 +248,8 @@ def _configured(args: argparse.Namespace) -> list[Ignore]:
             args.ome_version = config.ome_version
         if args.fail_on is None and args.from_version is None:
             args.fail_on = config.fail_on
+        if args.docs_url is None:
+            args.docs_url = config.docs_url
         ignores += [
             Ignore(e.id, BY_CONFIG, e.reason, e.at, object=e.object, kind=e.kind)
             for e in config.ignores

@@ -1,22 +1,23 @@
 """The page of finding ids (region finding-ids): every id of the rules'
 `findings`, each under a heading of its own, with its severity, what it means
-and what to do; and the link to an id's entry that reports carry (SARIF's
-helpUri), from the rules' `docs.finding_ids.uri`."""
+and what to do; each entry's text, which SARIF's rules carry as their help;
+and, given where the page is hosted (`audit --docs-url`), the link to an
+id's entry (SARIF's helpUri)."""
 
 from __future__ import annotations
 
 import re
 
-from modetable.__about__ import __version__
 from modetable.docs.common import docs_of, range_note, rules_location
 from modetable.errors import ModetableError
 from modetable.output.markdown import code
 from modetable.rules.model.docs import FindingIds
+from modetable.rules.model.findings import Findings
 from modetable.rules.policy import Policy
 from modetable.rules.words import FindingGroup
 from modetable.text.templates import fill
 
-__all__ = ["anchor", "finding_ids", "finding_uri"]
+__all__ = ["anchor", "finding_help", "finding_ids", "finding_uri"]
 
 # What GitHub's and mkdocs' heading anchors drop (both keep letters, digits, `_`, `-`).
 _DROPPED = re.compile(r"[^\w\- ]")
@@ -31,12 +32,9 @@ def anchor(finding_id: str) -> str:
     return _DROPPED.sub("", finding_id.lower()).replace(" ", "-")
 
 
-def finding_uri(policy: Policy, finding_id: str) -> str | None:
-    """Where the docs explain `finding_id`; None when the rules say no page."""
-    docs = policy.rules.docs
-    if docs is None or docs.finding_ids is None:
-        return None
-    return fill(docs.finding_ids.uri, {"version": __version__, "anchor": anchor(finding_id)})
+def finding_uri(page: str, finding_id: str) -> str:
+    """Where the page of finding ids at `page` (its URL) explains `finding_id`."""
+    return f"{page}#{anchor(finding_id)}"
 
 
 def _words(policy: Policy) -> FindingIds:
@@ -56,6 +54,22 @@ def finding_ids(policy: Policy) -> str:
         raise ModetableError(
             "the rules have no `findings:` section to render", rules_location(policy)
         )
+    return "\n\n".join(
+        f"## {code(finding_id)}\n\n{text}" for finding_id, text in _entries(policy, words, findings)
+    )
+
+
+def finding_help(policy: Policy) -> dict[str, str]:
+    """Each finding id's entry on the page, its heading left out (its
+    severity, what it means, what to do): the help SARIF's rules carry.
+    Empty when the rules' docs have no `finding_ids`."""
+    docs, findings = policy.rules.docs, policy.rules.findings
+    if docs is None or docs.finding_ids is None or findings is None:
+        return {}
+    return dict(_entries(policy, docs.finding_ids, findings))
+
+
+def _entries(policy: Policy, words: FindingIds, findings: Findings) -> list[tuple[str, str]]:
     checks = {rule.id: rule for rule in policy.rules.admission}  # every version's
     entries = []
     for finding_id, kind in findings.entries():
@@ -66,8 +80,8 @@ def finding_ids(policy: Policy) -> str:
             words.severity,
             {"severity": str(kind.severity), "range": range_note(policy, since, until)},
         )
-        parts = [f"## {code(finding_id)}", severity, kind.description]
+        parts = [severity, kind.description]
         if kind.help:
             parts.append(fill(words.help, {"help": kind.help}))
-        entries.append("\n\n".join(parts))
-    return "\n\n".join(entries)
+        entries.append((finding_id, "\n\n".join(parts)))
+    return entries

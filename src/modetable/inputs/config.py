@@ -6,6 +6,7 @@ and ruff its `pyproject.toml`.
     ome-version: v1.3          # --ome-version's default
     fail-on: warning           # --fail-on's
     rules: policy/modes.yaml   # --rules' (relative to this file)
+    docs-url: https://example.com/modetable/findings.html   # --docs-url's
     ignore:
       - id: mode/MultiNode     # finding ids, a glob (`*` any characters)
         object: llama-demo/*   # optional: NAMESPACE/NAME (NAME if cluster-scoped), a glob
@@ -21,19 +22,20 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import attrs
 
 from modetable.errors import Location, ModetableError
 from modetable.parsing.yamlio import decode, describe, load_documents, read_file, where
 
-__all__ = ["NAMES", "Config", "ConfigIgnore", "find_config", "read_config"]
+__all__ = ["NAMES", "Config", "ConfigIgnore", "docs_url_problem", "find_config", "read_config"]
 
 # The names looked for in each folder, the first preferred (kube-linter's two).
 NAMES = (".modetable.yaml", ".modetable.yml")
 # What marks a repository's root: looking up stops there.
 _REPOSITORY = ".git"
-_SETTINGS = ("ome-version", "fail-on", "rules", "ignore")
+_SETTINGS = ("ome-version", "fail-on", "rules", "docs-url", "ignore")
 _IGNORE_KEYS = ("id", "object", "kind", "reason")
 
 
@@ -55,6 +57,21 @@ class Config:
     fail_on: str | None = None
     rules: str | None = None  # as a path from the working directory
     ignores: tuple[ConfigIgnore, ...] = ()
+    docs_url: str | None = None
+
+
+def docs_url_problem(url: str) -> str | None:
+    """What makes `url` no link to the page of finding ids (docs/findings.md as
+    the user hosts it), or None: an absolute http or https URL with a host, no
+    fragment (each id's anchor is added) and no space."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"the docs URL is an absolute http or https URL, not {url!r}"
+    if parts.fragment or "#" in url:
+        return f"the docs URL is the page's, without a #fragment (each id's is added): {url!r}"
+    if any(c.isspace() or not c.isprintable() for c in url):
+        return f"the docs URL holds no space or control character: {url!r}"
+    return None
 
 
 def find_config(start: Path | None = None) -> Path | None:
@@ -97,12 +114,16 @@ def read_config(path: str | os.PathLike[str], fail_on: Sequence[str]) -> Config:
                 f"unknown setting {_shown(key)} (the settings: {', '.join(_SETTINGS)})",
                 root.key_where(key),
             )
-    text = {key: _string(root, key) for key in ("ome-version", "fail-on", "rules")}
+    text = {key: _string(root, key) for key in ("ome-version", "fail-on", "rules", "docs-url")}
     if text["fail-on"] is not None and text["fail-on"] not in fail_on:
         raise ModetableError(
             f"fail-on is one of {', '.join(fail_on)}, not {describe(text['fail-on'])}",
             root.where("fail-on"),
         )
+    docs_url = text["docs-url"]
+    problem = docs_url_problem(docs_url) if docs_url is not None else None
+    if problem is not None:
+        raise ModetableError(problem, where(root, "docs-url"))
     rules = text["rules"]
     if rules is not None:
         rules = os.path.join(os.path.dirname(name), rules) if not os.path.isabs(rules) else rules
@@ -112,6 +133,7 @@ def read_config(path: str | os.PathLike[str], fail_on: Sequence[str]) -> Config:
         fail_on=text["fail-on"],
         rules=rules,
         ignores=_ignores(root),
+        docs_url=docs_url,
     )
 
 

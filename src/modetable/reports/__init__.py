@@ -51,12 +51,16 @@ class Subject:
     # The findings the baseline knows, and those suppressed (never failing).
     known: tuple[Finding, ...] = ()
     suppressed: tuple[tuple[Finding, Waiver], ...] = ()
+    # The InferenceService the findings are about (`NAMESPACE/NAME`; "" for
+    # none), as their fingerprints name it (`reports.finding.fingerprint`).
+    isvc: str = ""
 
 
 @attrs.frozen
 class Rule:
-    """A finding id as SARIF lists it: what it means, how bad it is, what to do
-    about it (the rules' own text, Markdown) and where its docs are."""
+    """A finding id as SARIF lists it: what it means, how bad it is, its help
+    in full (Markdown: the docs' entry for the id) and, when a base URL for
+    the docs is given, where its entry is."""
 
     id: str
     description: str

@@ -4,6 +4,8 @@ writes them. Severities are the rules' words (`rules.words.Severity`)."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable
 
 import attrs
@@ -12,7 +14,16 @@ from modetable.errors import Location
 from modetable.inputs.manifests import Manifest
 from modetable.rules.words import Severity
 
-__all__ = ["SEVERITIES", "Finding", "ObjectRef", "Related", "at_least", "worst"]
+__all__ = [
+    "SEVERITIES",
+    "Finding",
+    "ObjectRef",
+    "Related",
+    "at_least",
+    "fingerprint",
+    "object_text",
+    "worst",
+]
 
 # The severities' words as text (what the JSON and the API show), most severe first.
 SEVERITIES: tuple[str, ...] = tuple(word.value for word in Severity)
@@ -74,3 +85,25 @@ def worst(findings: Iterable[Finding]) -> str | None:
 def at_least(severity: str, threshold: str) -> bool:
     """Whether `severity` is `threshold` or more severe."""
     return SEVERITIES.index(severity) <= SEVERITIES.index(threshold)
+
+
+# A place quoted in a message (`first at FILE:LINE:COL`): its line and column
+# move with every edit above it, so a fingerprint leaves them out.
+_PLACE = re.compile(r"(?<=\S):\d+(?::\d+)?(?=[\s);,]|$)")
+
+
+def object_text(obj: ObjectRef) -> str:
+    """The object to fix as a baseline names it (`KIND NAMESPACE/NAME`), or ""."""
+    if obj.kind is None or obj.name is None:
+        return ""
+    return f"{obj.kind} {obj.namespace}/{obj.name}" if obj.namespace else f"{obj.kind} {obj.name}"
+
+
+def fingerprint(finding: Finding, subject: str) -> str:
+    """What identifies a finding across runs: its id, the InferenceService it is
+    about (`subject`, "" for none), the object to fix and its message without
+    the places it quotes (never its own line: lines move when a file is edited
+    above them). The baseline's, and SARIF's partialFingerprints."""
+    message = _PLACE.sub("", finding.message)
+    text = "\0".join((finding.id, subject, object_text(finding.object), message))
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]

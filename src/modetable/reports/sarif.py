@@ -1,6 +1,8 @@
 """SARIF 2.1.0 (the format code-scanning services read): one rule per finding
-id, with its description, what to do and a link to its docs; one result per
-finding, at its file and line: a suppressed finding too, with its
+id, with its description, its help in full and, when a base URL for the docs
+is given, a link to its entry; one result per finding, at its file and line,
+with the baseline's fingerprint as its `partialFingerprints` (code scanning
+follows an alert across lines moving): a suppressed finding too, with its
 `suppressions`, and with a baseline each result's `baselineState`."""
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from typing import Any, TextIO
 from urllib.parse import quote
 
 from modetable.errors import Location
-from modetable.reports import Report, Rule, Waiver
-from modetable.reports.finding import Finding
+from modetable.reports import Report, Rule, Subject, Waiver
+from modetable.reports.finding import Finding, fingerprint
 from modetable.rules.words import Severity
 
 __all__ = [
+    "FINGERPRINT",
     "LEVELS",
     "SCHEMA",
     "VERSION",
@@ -32,6 +35,9 @@ SCHEMA = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 VERSION = "2.1.0"
+# The key of a result's partialFingerprints: the baseline's fingerprint, in
+# its first form (a new form would be a new key, so that alerts are not lost).
+FINGERPRINT = "modetable/v1"
 # A finding's severity → SARIF's level.
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 # The file name modetable gives standard input: no artifact to point at.
@@ -88,7 +94,9 @@ def suppression(waiver: Waiver) -> dict[str, Any]:
     return data
 
 
-def result(finding: Finding, index: int) -> dict[str, Any]:
+def result(finding: Finding, index: int, subject: Subject | None = None) -> dict[str, Any]:
+    """The finding as a result; with its `subject`, its fingerprint (the
+    baseline's) as `partialFingerprints`."""
     obj = finding.object
     message = finding.message + (f" ({finding.hint})" if finding.hint else "")
     data: dict[str, Any] = {
@@ -100,6 +108,8 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
     placed = location(finding)
     if placed is not None:
         data["locations"] = [placed]
+    if subject is not None:
+        data["partialFingerprints"] = {FINGERPRINT: fingerprint(finding, subject.isvc)}
     # The other objects the finding involves (the model, the runtime), each
     # with what it is.
     also = []
@@ -115,9 +125,9 @@ def result(finding: Finding, index: int) -> dict[str, Any]:
 
 
 def _rule(rule: Rule) -> dict[str, Any]:
-    """A reportingDescriptor: the description, what to do (`help`, with the
-    description first: a viewer shows it alone) and the link to the id's entry
-    in the docs."""
+    """A reportingDescriptor: the description, the help in full (a viewer shows
+    it alone), and the link to the id's entry in the docs when there is one
+    (never a link that leads nowhere)."""
     data: dict[str, Any] = {
         "id": rule.id,
         "shortDescription": {"text": rule.description},
@@ -125,9 +135,8 @@ def _rule(rule: Rule) -> dict[str, Any]:
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
     }
     if rule.help is not None:
-        text = f"{rule.description}\n\n{rule.help}"
         link = f"\n\n[`{rule.id}`]({rule.help_uri})" if rule.help_uri else ""
-        data["help"] = {"text": text, "markdown": text + link}
+        data["help"] = {"text": rule.help, "markdown": rule.help + link}
     if rule.help_uri is not None:
         data["helpUri"] = rule.help_uri
     return data
@@ -180,12 +189,12 @@ def _results(report: Report, index: dict[str, int]) -> list[dict[str, Any]]:
     for subject in report.subjects:
         for findings, state in ((subject.findings, "new"), (subject.known, "unchanged")):
             for finding in findings:
-                data = result(finding, index[finding.id])
+                data = result(finding, index[finding.id], subject)
                 if report.baseline:
                     data["baselineState"] = state
                 found.append(data)
         for finding, waiver in subject.suppressed:
-            data = result(finding, index[finding.id])
+            data = result(finding, index[finding.id], subject)
             data["suppressions"] = [suppression(waiver)]
             found.append(data)
     return found

@@ -99,13 +99,12 @@ class AdmissionTable:
 
 @attrs.frozen
 class FindingIds:
-    """How the page of finding ids reads (region finding-ids), and where a
-    report links to an id's entry on it: `uri`, with {version} (modetable's
-    release) and {anchor} (the entry's heading as an anchor); SARIF's helpUri."""
+    """How the page of finding ids reads (region finding-ids); each entry's
+    text is also SARIF's help for the id (where the page is hosted is the
+    user's: `audit --docs-url`)."""
 
     severity: Annotated[str, Template(("severity", "range"))]
     help: Annotated[str, Template(("help",))]
-    uri: Annotated[str, Template(("version", "anchor"))]
 
 
 @attrs.frozen
