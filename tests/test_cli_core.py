@@ -32,17 +32,24 @@ def test_match_table_on_the_page_example():
     run = run_cli("match", "--isvc", PAGE_ISVC, str(EXAMPLES))
     assert (run.code, run.err) == (0, "")
     assert run.out.splitlines() == [
-        "InferenceService llama-demo/llama-3-70b asks: engine OMENative (isvc-service-mode)",
-        "RUNTIME                               SCOPE    RESULT    ROW             REASON",
-        f"srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  different-mode  {PAGE_REASON}",
+        "InferenceService llama-demo/llama-3-70b asks: engine OMENative "
+        "(from the InferenceService's spec.deploymentMode)",
+        "RUNTIME                               SCOPE    RESULT    "
+        "RULE                                   REASON",
+        "srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  "
+        f"the runtime declares a different mode  {PAGE_REASON}",
         "1 more runtime passes the mode rule; --all lists every runtime.",
     ]
     every = run_cli("match", "--isvc", PAGE_ISVC, str(EXAMPLES), "--all")
     assert every.out.splitlines() == [
-        "InferenceService llama-demo/llama-3-70b asks: engine OMENative (isvc-service-mode)",
-        "RUNTIME                               SCOPE    RESULT    ROW             REASON",
-        "srt-llama-3-3-70b-instruct            Cluster  Passes    -               -",
-        f"srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  different-mode  {PAGE_REASON}",
+        "InferenceService llama-demo/llama-3-70b asks: engine OMENative "
+        "(from the InferenceService's spec.deploymentMode)",
+        "RUNTIME                               SCOPE    RESULT    "
+        "RULE                                   REASON",
+        "srt-llama-3-3-70b-instruct            Cluster  Passes    "
+        "-                                      -",
+        "srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  "
+        f"the runtime declares a different mode  {PAGE_REASON}",
     ]
 
 
@@ -96,14 +103,74 @@ def test_match_explain_says_where_each_side_got_its_mode():
     assert run.out.splitlines()[3:] == [
         "",
         "InferenceService llama-demo/llama-3-70b:",
-        "  engine: OMENative from isvc-service-mode",
+        "  engine: OMENative from the InferenceService's spec.deploymentMode",
         "",
         "srt-llama-3-3-70b-instruct-multinode (ClusterServingRuntime):",
-        "  engine: row different-mode, Rejected",
-        "    runtime: MultiNode from runtime-component-annotation",
+        "  engine: Rejected: the runtime declares a different mode",
+        "    runtime: MultiNode from the runtime's spec.engineConfig annotation "
+        "ome.io/deploymentMode",
         "      passed over spec.engineConfig.leader or spec.engineConfig.worker: "
         "leader: does not count for matching",
     ]
+
+
+def test_match_says_in_words_which_rule_decided_and_where_each_mode_came_from(tmp_path):
+    """The table and --explain say the rules' `words` of the row that decided and
+    of each side's source (an annotation, one inherited from the parent), never
+    their ids, which JSON keeps."""
+    path = manifests(
+        tmp_path,
+        isvc_doc(engine=mode_annotation("MultiNode"), runtime={"name": "child"}),
+        runtime_doc("parent", engineConfig=mode_annotation("OMENative")),
+        runtime_doc("child", annotations={"ome.io/inherit-from": "parent"}, engineConfig={}),
+    )
+    reason = (
+        "runtime engine deployment mode OMENative does not match "
+        "requested engine deployment mode MultiNode"
+    )
+    run = run_cli("match", "--isvc", "ns/svc", path, "--explain")
+    assert (run.code, run.err) == (1, "")
+    assert run.out.splitlines() == [
+        "InferenceService ns/svc asks: engine MultiNode "
+        "(from the InferenceService's spec.engine annotation ome.io/deploymentMode)",
+        "RUNTIME        SCOPE    RESULT    RULE                                   REASON",
+        f"child (named)  Cluster  Rejected  the runtime declares a different mode  {reason}",
+        f"parent         Cluster  Rejected  the runtime declares a different mode  {reason}",
+        "",
+        "InferenceService ns/svc:",
+        "  engine: MultiNode from the InferenceService's spec.engine annotation "
+        "ome.io/deploymentMode",
+        "",
+        "child (ClusterServingRuntime):",
+        "  engine: Rejected: the runtime declares a different mode",
+        "    runtime: OMENative from the spec.engineConfig annotation ome.io/deploymentMode "
+        "the runtime inherits from its parent",
+        "",
+        "parent (ClusterServingRuntime):",
+        "  engine: Rejected: the runtime declares a different mode",
+        "    runtime: OMENative from the runtime's spec.engineConfig annotation "
+        "ome.io/deploymentMode",
+    ]
+    data = run_cli("match", "--isvc", "ns/svc", path, "-o", "json").json()
+    child = data["runtimes"][0]
+    assert (child["row"], child["components"]["engine"]["declared"]["source"]) == (
+        "different-mode",
+        "runtime-inherited-annotation",
+    )
+    assert data["requested"]["engine"]["source"] == "isvc-component-annotation"
+
+
+def test_every_row_and_every_side_source_of_the_bundled_rules_has_words():
+    """What the text says in their place: a row or a source without `words`
+    would show its path or `row ID` instead."""
+    from conftest import RULES
+
+    from modetable.rules import load_ruleset
+
+    rules = load_ruleset(RULES).rules
+    assert [row.id for row in rules.matching.rows if not row.words] == []
+    sides = (*rules.sources.requested, *rules.sources.declared)
+    assert [source.id for source in sides if not source.words] == []
 
 
 def test_match_json(tmp_path):
@@ -432,8 +499,8 @@ def test_match_exits_1_when_the_named_runtimes_chain_is_broken_even_if_another_p
     run = run_cli("match", "--isvc", "svc", path)
     assert run.code == 1
     assert run.out.splitlines()[1:] == [
-        "RUNTIME        SCOPE    RESULT    ROW    REASON",
-        'child (named)  Cluster  Error     -      inherit-from parent "missing" not found '
+        "RUNTIME        SCOPE    RESULT    RULE    REASON",
+        'child (named)  Cluster  Error     -       inherit-from parent "missing" not found '
         "(chain so far: [child])",
         "1 more runtime passes the mode rule; --all lists every runtime.",
     ]

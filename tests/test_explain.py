@@ -191,10 +191,11 @@ def test_why_prints_that_runtimes_trace_alone(tmp_path):
         "     spec.acceleratorRequirements.acceleratorClasses: (not set)",
         "3. deployment-mode: fails",
         f"     {PAGE_REASON}",
-        "     engine: different-mode, Rejected",
-        "       InferenceService's engine mode: OMENative from spec.deploymentMode",
-        "       Runtime's `engineConfig` mode: MultiNode from "
-        "spec.engineConfig.annotations[ome.io/deploymentMode]",
+        "     engine: Rejected: the runtime declares a different mode",
+        "       InferenceService's engine mode: OMENative "
+        "from the InferenceService's spec.deploymentMode",
+        "       Runtime's `engineConfig` mode: MultiNode "
+        "from the runtime's spec.engineConfig annotation ome.io/deploymentMode",
         "         passed over spec.engineConfig.leader or spec.engineConfig.worker: "
         "leader: does not count for matching",
         f"4. model-format: passes; {not_reached}",
@@ -375,8 +376,8 @@ def test_match_explain_on_the_catalog(catalog, catalog_read_once):
     assert run.code == 0
     assert run.out.splitlines() == [
         "InferenceService phi-2-test/phi-2-test asks: engine none",
-        "RUNTIME            SCOPE    RESULT    ROW    REASON",
-        "srt-phi-2 (named)  Cluster  Passes    -      -",
+        "RUNTIME            SCOPE    RESULT    RULE    REASON",
+        "srt-phi-2 (named)  Cluster  Passes    -       -",
         "202 more runtimes pass the mode rule; --all lists every runtime.",
         "",
         "InferenceService phi-2-test/phi-2-test:",
@@ -385,7 +386,7 @@ def test_match_explain_on_the_catalog(catalog, catalog_read_once):
         "does not count for matching",
         "",
         "srt-phi-2 (ClusterServingRuntime):",
-        "  engine: row requested-none, Passes",
+        "  engine: Passes: the InferenceService asks for no mode",
         "    runtime: none",
     ]
     every = run_cli("match", "--isvc", "phi-2-test/phi-2-test", str(catalog), "--explain", "--all")
@@ -424,7 +425,7 @@ def test_why_states_an_ordering_operators_comparison_beside_omes_text(tmp_path):
         "2. accelerator-class: passes",
         "     spec.acceleratorRequirements.acceleratorClasses: (not set)",
         "3. deployment-mode: passes",
-        "     engine: requested-none, Passes",
+        "     engine: Passes: the InferenceService asks for no mode",
         "       InferenceService's engine mode: none",
         "       Runtime's `engineConfig` mode: none",
         "4. model-format: fails",
@@ -444,4 +445,16 @@ def test_why_states_an_ordering_operators_comparison_beside_omes_text(tmp_path):
         "7. score: fails; not reached (an earlier check failed)",
         "     auto-select score is 0",
         "     score: 0",
+    ]
+    # JSON carries the same sentences beside OME's text, on the entry they concern.
+    data = run_cli("explain", "--isvc", "ns/svc", str(path), "--why", "rt", "-o", "json").json()
+    model_format = next(c for c in data["why"]["checks"] if c["check"] == "model-format")
+    assert model_format["inputs"] == [
+        {"what": "model", "value": "mt:safetensors:1.0.0:LlamaForCausalLM:transformers:4.46.0"},
+        {
+            "what": "spec.supportedModelFormats[0]",
+            "value": "format version mismatch (model=1.0.0, runtime=1.0.0); "
+            "framework version mismatch (model=4.46.0, runtime=4.33.1)",
+            "comparisons": [f"1.0.0 > 1.0.0 {words}", f"4.33.1 >= 4.46.0 {words}"],
+        },
     ]

@@ -25,7 +25,9 @@ def _expected_cell(policy, requested, declared) -> str:
         return f"! {exc.message}"
     words = policy.rules.matching.outcomes[row.outcome]
     mark = "✓" if row.outcome == _PASS else "✗"
-    return f"{mark} {words}<br>row <code>{row.id}</code>"
+    # The row in the rules' words (each row has them), not its id.
+    assert row.words
+    return f"{mark} {words}<br>{row.words}"
 
 
 def _name(mode) -> str:
@@ -136,7 +138,7 @@ def test_rules_diff_html_against_a_file_with_a_changed_row(tmp_path, ruleset):
         if _expected_cell(policy, r, d).startswith("✗")
     ]
     assert _marked(run.out) == rejected
-    assert "changed: was Passes, row <code>different-mode</code>" in run.out
+    assert "changed: was Passes, the runtime declares a different mode" in run.out
 
 
 def test_rules_without_a_docs_section_still_give_the_diff_page(tmp_path):

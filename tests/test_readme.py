@@ -42,19 +42,23 @@ def test_the_main_job_runs_on_the_bundled_example(monkeypatch):
     assert (run.code, run.err) == (0, "")
     # why the page's MultiNode runtime is skipped, then where each side's mode came from
     assert run.out.splitlines() == [
-        "InferenceService llama-demo/llama-3-70b asks: engine OMENative (isvc-service-mode)",
-        "RUNTIME                               SCOPE    RESULT    ROW             REASON",
-        "srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  different-mode  "
+        "InferenceService llama-demo/llama-3-70b asks: engine OMENative "
+        "(from the InferenceService's spec.deploymentMode)",
+        "RUNTIME                               SCOPE    RESULT    "
+        "RULE                                   REASON",
+        "srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  "
+        "the runtime declares a different mode  "
         "runtime engine deployment mode MultiNode does not match requested engine "
         "deployment mode OMENative",
         "1 more runtime passes the mode rule; --all lists every runtime.",
         "",
         "InferenceService llama-demo/llama-3-70b:",
-        "  engine: OMENative from isvc-service-mode",
+        "  engine: OMENative from the InferenceService's spec.deploymentMode",
         "",
         "srt-llama-3-3-70b-instruct-multinode (ClusterServingRuntime):",
-        "  engine: row different-mode, Rejected",
-        "    runtime: MultiNode from runtime-component-annotation",
+        "  engine: Rejected: the runtime declares a different mode",
+        "    runtime: MultiNode from the runtime's spec.engineConfig annotation "
+        "ome.io/deploymentMode",
         "      passed over spec.engineConfig.leader or spec.engineConfig.worker: "
         "leader: does not count for matching",
     ]

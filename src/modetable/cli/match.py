@@ -17,6 +17,7 @@ from modetable.cli.common import (
 )
 from modetable.inputs.manifests import Manifest, Refused
 from modetable.rules.policy import Policy
+from modetable.rules.words import Purpose
 
 if TYPE_CHECKING:
     from modetable.views.common import ResolutionView
@@ -77,7 +78,8 @@ def _print_table(
 
     outcomes = policy.rules.matching.outcomes
     asks = ", ".join(
-        f"{name} {r.mode or 'none'}" + (f" ({r.source})" if r.source else "")
+        f"{name} {r.mode or 'none'}"
+        + (f" (from {policy.source_words(Purpose.REQUESTED, name, r.source)})" if r.source else "")
         for name, r in view.requested.items()
     )
     io.stdout.write(line(f"InferenceService {isvc.ref} asks: {asks}"))
@@ -89,24 +91,27 @@ def _print_table(
     for entry in shown:
         result = policy.explanation("chain_broken") if entry.broken else outcomes[entry.result]
         name = entry.name + (" (named)" if entry.named else "")
-        rows.append([name, entry.scope, result, entry.row or "-", entry.reason or "-"])
+        rule = policy.row_words(entry.row) if entry.row else "-"
+        rows.append([name, entry.scope, result, rule, entry.reason or "-"])
     if rows:
-        io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "ROW", "REASON"], rows))
+        io.stdout.write(table(["RUNTIME", "SCOPE", "RESULT", "RULE", "REASON"], rows))
     hidden = len(view.runtimes) - len(shown)
     if hidden:
         io.stdout.write(line(_passing(hidden, every_one=not rows)))
     if explain:
         io.stdout.write("\n" + line(f"InferenceService {isvc.ref}:"))
         for component, side in view.requested.items():
-            io.stdout.write(line(f"  {component}: {_mode(side)}"))
+            io.stdout.write(
+                line(f"  {component}: {_mode(policy, Purpose.REQUESTED, component, side)}")
+            )
             io.stdout.writelines(_passed_over(side, "    "))
         for entry in shown:
             io.stdout.write("\n" + line(f"{entry.name} ({entry.kind}):"))
             for component, detail in entry.components.items():
-                io.stdout.write(
-                    line(f"  {component}: row {detail.row}, {outcomes[detail.outcome]}")
-                )
-                io.stdout.write(line(f"    runtime: {_mode(detail.declared)}"))
+                decided = f"{outcomes[detail.outcome]}: {policy.row_words(detail.row)}"
+                io.stdout.write(line(f"  {component}: {decided}"))
+                declared = _mode(policy, Purpose.DECLARED, component, detail.declared)
+                io.stdout.write(line(f"    runtime: {declared}"))
                 io.stdout.writelines(_passed_over(detail.declared, "      "))
             if entry.broken:
                 io.stdout.write(line(f"  {entry.reason}"))
@@ -122,9 +127,10 @@ def _passing(count: int, *, every_one: bool) -> str:
     return f"{counted} the mode rule; --all lists every runtime."
 
 
-def _mode(side: ResolutionView) -> str:
-    """`MODE from SOURCE` (or `none`) of a side of the match."""
-    source = f" from {side.source}" if side.source else ""
+def _mode(policy: Policy, purpose: Purpose, component: str, side: ResolutionView) -> str:
+    """`MODE from WHERE` (or `none`) of a side of the match: the place the mode
+    came from in an operator's words (the source's id is JSON's)."""
+    source = f" from {policy.source_words(purpose, component, side.source)}" if side.source else ""
     return f"{side.mode or 'none'}{source}"
 
 

@@ -82,7 +82,7 @@ def compared_components(policy: Policy) -> str:
 
 
 def matching_rows(policy: Policy) -> str:
-    """The decision table itself: the rows in force, their conditions and reasons."""
+    """The decision table itself: the rows in force, their words, conditions and reasons."""
     docs = docs_of(policy)
     matching = policy.rules.matching
     values = policy.placeholder_values(component_named(policy, docs.matching_table.component))
@@ -93,8 +93,11 @@ def matching_rows(policy: Policy) -> str:
             return words([mode(v) for v in value], "or")
         return docs.conditions.get(value, mode(value))
 
+    # The rows' words, what the commands' text says decided, beside their ids.
+    said = any(row.words for row in policy.rows)
     headers = [
         "Row",
+        *(["In words"] if said else []),
         fill(matching.inputs["requested"], values),
         fill(matching.inputs["declared"], values),
         docs.matching_table.result,
@@ -103,6 +106,7 @@ def matching_rows(policy: Policy) -> str:
     rows = [
         [
             code(row.id) + range_note(policy, row.since, row.until),
+            *([row.words or ""] if said else []),
             condition(row.requested),
             condition(row.declared),
             matching.outcomes[row.outcome],

@@ -2,9 +2,9 @@
 
 Each cell is decided by the matching rows themselves (`matching.decide`), so
 the picture changes exactly when the rows do. A cell says its outcome in words
-and names the deciding row, so it reads without colour; colour only helps the
-eye. Two policies compared (`rules diff -o html`) give the same matrix with
-the cells whose outcome changes marked.
+and the deciding row (its `words` in the rules, else its id), so it reads
+without colour; colour only helps the eye. Two policies compared (`rules
+diff -o html`) give the same matrix with the cells whose outcome changes marked.
 """
 
 from __future__ import annotations
@@ -55,12 +55,14 @@ def matrix_style() -> str:
 
 @attrs.frozen
 class Cell:
-    """One pair of inputs decided: the outcome's key and words and the row, or
-    the error when no single row decides (a gap or an overlap in the table)."""
+    """One pair of inputs decided: the outcome's key and words and the row (its
+    id, and its `words` in the rules when it has them), or the error when no
+    single row decides (a gap or an overlap in the table)."""
 
     outcome: str | None
     words: str
     row: str | None
+    row_words: str | None = None
 
     @property
     def kind(self) -> str:
@@ -91,7 +93,8 @@ def _cell(policy: Policy, requested: str | None, declared: str | None) -> Cell:
         row = decide(policy, requested, declared)
     except ModetableError as exc:
         return Cell(outcome=None, words=exc.message, row=None)
-    return Cell(outcome=row.outcome, words=policy.rules.matching.outcomes[row.outcome], row=row.id)
+    outcome = policy.rules.matching.outcomes[row.outcome]
+    return Cell(outcome=row.outcome, words=outcome, row=row.id, row_words=row.words)
 
 
 def matrix(policy: Policy, modes: tuple[str | None, ...] | None = None) -> Matrix:
@@ -131,16 +134,23 @@ def _labels(policy: Policy) -> tuple[str, str, str]:
     )
 
 
+def _row_html(cell: Cell, id_style: str = "") -> str:
+    """The row that decided: its words in the rules, else its id."""
+    if cell.row_words:
+        return text(cell.row_words)
+    return f"row <code{id_style}>{text(cell.row)}</code>"
+
+
 def _cell_html(cell: Cell, inline_style: bool, was: Cell | None = None) -> str:
     kind = cell.kind
     words = f"{_MARK[kind]} {text(cell.words)}"
     id_style = f' style="{_ID_STYLE}"' if inline_style else ""
-    row = f"<br>row <code{id_style}>{text(cell.row)}</code>" if cell.row else ""
+    row = f"<br>{_row_html(cell, id_style)}" if cell.row else ""
     classes = kind
     note = ""
     if was is not None:
         classes += " changed"
-        shown = f"{text(was.words)}" + (f", row <code>{text(was.row)}</code>" if was.row else "")
+        shown = f"{text(was.words)}" + (f", {_row_html(was)}" if was.row else "")
         note = f'<span class="was">changed: was {shown}</span>'
     style = _COLOURS[kind] if inline_style else None
     return element("td", words + row + note, class_=classes, style=style)

@@ -181,6 +181,31 @@ class Policy:
             "annotation_key": self.rules.annotation_key,
         }
 
+    def source_words(self, purpose: str, component: str, source: str) -> str:
+        """Where `source` (its id, or the name JSON shows) reads a mode of
+        `purpose` for `component`, in an operator's words: its `words` filled,
+        else its path, else the name (a source that gives a constant)."""
+        found = next(
+            (
+                plan.source
+                for plan in self.plans(purpose, component)
+                if source in (plan.source.id, plan.source.label)
+            ),
+            None,
+        )
+        if found is None:
+            return source
+        template = found.words or found.path
+        if template is None:
+            return found.label
+        return fill(template, self.placeholder_values(self.components_by_name[component]))
+
+    def row_words(self, row: str) -> str:
+        """The matching row `row` in an operator's words (its `words`), else
+        named by its id."""
+        found = next((r for r in self.rules.matching.rows if r.id == row), None)
+        return found.words if found is not None and found.words else f"row {row}"
+
     def component_path(self, component: Component, template: str) -> paths.Segments:
         return paths.expand(template, self.placeholder_values(component))
 

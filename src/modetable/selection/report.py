@@ -3,9 +3,8 @@ each read."""
 
 from __future__ import annotations
 
-from modetable.engine.modes import Verdict
 from modetable.rules.policy import Policy
-from modetable.rules.words import ConditionWord
+from modetable.rules.words import ConditionWord, Purpose
 from modetable.selection.checks import Candidate, CheckResult, CheckState
 from modetable.selection.rules import selection_rules
 from modetable.text.templates import fill
@@ -46,12 +45,13 @@ def _mode_lines(policy: Policy, result: CheckResult) -> list[str]:
     for c in result.match.components:
         component = policy.components_by_name[c.component]
         values = policy.placeholder_values(component)
-        lines.append(f"     {c.component}: {c.row}, {matching.outcomes[c.outcome]}")
-        for side, resolution in (("requested", c.requested), ("declared", c.declared)):
+        # The rule and the places in an operator's words (the ids are JSON's).
+        decided = f"{matching.outcomes[c.outcome]}: {policy.row_words(c.row)}"
+        lines.append(f"     {c.component}: {decided}")
+        for side, resolution in ((Purpose.REQUESTED, c.requested), (Purpose.DECLARED, c.declared)):
             label = fill(matching.inputs[side], values)
-            used = next((r for r in resolution.readings if r.verdict == Verdict.USED), None)
-            # The place, as the manifest spells it (the source's id is JSON's).
-            source = f" from {used.path}" if used else ""
-            lines.append(f"       {label}: {resolution.mode or ConditionWord.NONE}{source}")
+            source = resolution.source_id
+            where = f" from {policy.source_words(side, c.component, source)}" if source else ""
+            lines.append(f"       {label}: {resolution.mode or ConditionWord.NONE}{where}")
             lines.extend(f"         passed over {r.path}: {r.why}" for r in resolution.passed_over)
     return lines

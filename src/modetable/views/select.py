@@ -165,10 +165,19 @@ class SelectView(OutcomeView):
 
 @attrs.frozen
 class InputView:
-    """What a check read: a name and its value."""
+    """What a check read: a name and its value; beside OME's text, the
+    comparisons an ordering operator refused there, in words (the rules'
+    `version_comparison`: `4.33.1 >= 4.46.0 is false: ...`), shown only when
+    there are some."""
 
     what: str
     value: str
+    comparisons: tuple[str, ...] | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+
+    @classmethod
+    def of(cls, what: str, value: str, notes: tuple[tuple[str, str], ...]) -> InputView:
+        said = tuple(text for at, text in notes if at == what)
+        return cls(what, value, said or None)
 
 
 @attrs.frozen
@@ -212,7 +221,7 @@ class CheckView:
             check=result.check,
             state=str(result.state),  # the word itself: JSON holds text
             reason=result.reason,
-            inputs=tuple(InputView(what, value) for what, value in result.inputs),
+            inputs=tuple(InputView.of(what, value, result.notes) for what, value in result.inputs),
             note=result.skip_note,
             components=components,
         )

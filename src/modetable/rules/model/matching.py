@@ -6,7 +6,7 @@ from typing import Annotated
 
 import attrs
 
-from modetable.rules.kinds import Defines, Ref, Templates
+from modetable.rules.kinds import Defines, Ref, Template, Templates
 from modetable.rules.model.names import PATH_PARAMS, ModeName
 from modetable.rules.words import ConditionWord, HitPolicy
 
@@ -26,6 +26,9 @@ class Row:
     declared: RowCondition
     outcome: Annotated[str, Ref("outcome")]
     message: Annotated[str, Ref("message", params=ROW_MESSAGE_PARAMS)] | None = None
+    # Which rule decided, in an operator's words ("the runtime declares a
+    # different mode"): what text, HTML and Markdown say (JSON keeps the id).
+    words: Annotated[str, Template(())] | None = None
     since: str | None = None
     until: str | None = None
 

@@ -71,6 +71,10 @@ class Source:
     docs: SourceDocs | None = None
     # What a finding about a mode written here adds (a message, `findings.mode_source`).
     note: Annotated[str, Ref("message", params=())] | None = None
+    # Where a mode written here is, in an operator's words ("the runtime's
+    # spec.engineConfig annotation ome.io/deploymentMode"): what text, HTML
+    # and Markdown say after "from" (JSON keeps the id); default: the path.
+    words: PathTemplate | None = None
 
     @property
     def label(self) -> str:
