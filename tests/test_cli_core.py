@@ -160,6 +160,44 @@ def test_match_says_in_words_which_rule_decided_and_where_each_mode_came_from(tm
     assert data["requested"]["engine"]["source"] == "isvc-component-annotation"
 
 
+def test_a_source_passed_over_names_the_one_that_decided_in_words(tmp_path):
+    """`not needed, X decided first` says X in the rules' words; JSON's `why` is
+    the same sentence, its `source` the id."""
+    isvc = isvc_doc(engine=mode_annotation("MultiNode"), deploymentMode="OMENative")
+    path = manifests(tmp_path, isvc, runtime_doc("rt"))
+    run = run_cli("match", "--isvc", "ns/svc", path, "--explain", "--all")
+    assert (run.code, run.err) == (0, "")
+    decided = "the InferenceService's spec.engine annotation ome.io/deploymentMode"
+    assert run.out.splitlines() == [
+        f"InferenceService ns/svc asks: engine MultiNode (from {decided})",
+        "RUNTIME    SCOPE    RESULT    RULE    REASON",
+        "rt         Cluster  Passes    -       -",
+        "",
+        "InferenceService ns/svc:",
+        f"  engine: MultiNode from {decided}",
+        f"    passed over spec.deploymentMode: OMENative: not needed, {decided} decided first",
+        "",
+        "rt (ClusterServingRuntime):",
+        "  engine: Passes: the runtime declares no mode",
+        "    runtime: none",
+    ]
+    data = run_cli("match", "--isvc", "ns/svc", path, "-o", "json").json()
+    assert data["requested"]["engine"] == {
+        "mode": "MultiNode",
+        "source": "isvc-component-annotation",
+        "passed_over": [
+            {
+                "source": "isvc-service-mode",
+                "path": "spec.deploymentMode",
+                "value": "OMENative",
+                "verdict": "shadowed",
+                "why": f"OMENative: not needed, {decided} decided first",
+                "at": f"{path}:10:19",
+            }
+        ],
+    }
+
+
 def test_every_row_and_every_side_source_of_the_bundled_rules_has_words():
     """What the text says in their place: a row or a source without `words`
     would show its path or `row ID` instead."""

@@ -133,11 +133,12 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
     """Walk `purpose`'s sources for `component` in precedence order."""
     readings: list[Reading] = []
     decided: Reading | None = None
+    decided_by: str | None = None  # the words of the source that decided
     effect = None
     for plan in policy.plans(purpose, component.name):
         source = plan.source
         value, location, origin = _read(plan, objects)
-        verdict, why = _verdict(policy, plan, value, objects, decided, location)
+        verdict, why = _verdict(policy, plan, value, objects, decided_by, location)
         readings.append(
             Reading(
                 source_id=source.id,
@@ -152,6 +153,7 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
         )
         if verdict == Verdict.USED:
             decided = readings[-1]
+            decided_by = plan.words
             effect = source.effect
     return Resolution(
         purpose=purpose,
@@ -169,7 +171,7 @@ def _verdict(
     plan: SourcePlan,
     value: Any,
     objects: Objects,
-    decided: Reading | None,
+    decided_by: str | None,
     location: Location | None,
 ) -> tuple[Verdict, str]:
     source = plan.source
@@ -190,10 +192,9 @@ def _verdict(
         return Verdict.DOES_NOT_COUNT, policy.explanation("does_not_count", value=shown)
     if source.counts == Counts.WHEN_NAMED and not objects.named:
         return Verdict.WHEN_NAMED, policy.explanation("when_named", value=shown)
-    if decided is not None:
-        return Verdict.SHADOWED, policy.explanation(
-            "shadowed", value=shown, source=decided.source_label
-        )
+    if decided_by is not None:
+        # The source that decided, in an operator's words (its id is JSON's).
+        return Verdict.SHADOWED, policy.explanation("shadowed", value=shown, source=decided_by)
     if not policy.is_mode(value):
         return Verdict.NOT_VALID, policy.explanation(
             "not_valid", value=shown, version=policy.release

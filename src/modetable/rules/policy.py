@@ -52,6 +52,8 @@ class SourcePlan:
     # For a source of the merged InferenceService: where the runtime writes what
     # is merged into `path` (running_merge), so a value it gives has its place.
     runtime_path: paths.Segments | None = None
+    # The source's `words` filled for the component, when it has them.
+    said: str | None = None
 
     @property
     def where_text(self) -> str:
@@ -60,6 +62,12 @@ class SourcePlan:
         if self.present:
             return " or ".join(paths.render(p) for p in self.present)
         return "(constant)"
+
+    @property
+    def words(self) -> str:
+        """Where a mode read here is, in an operator's words: the source's
+        `words`, else the name OME gives it, else where it reads."""
+        return self.said or self.source.name or self.where_text
 
 
 @attrs.frozen(eq=False)
@@ -171,6 +179,7 @@ class Policy:
             path=path,
             present=tuple(paths.expand(p, values) for p in source.present),
             runtime_path=runtime_path,
+            said=fill(source.words, values) if source.words is not None else None,
         )
 
     def placeholder_values(self, component: Component) -> dict[str, str]:
@@ -183,22 +192,11 @@ class Policy:
 
     def source_words(self, purpose: str, component: str, source: str) -> str:
         """Where `source` (its id, or the name JSON shows) reads a mode of
-        `purpose` for `component`, in an operator's words: its `words` filled,
-        else its path, else the name (a source that gives a constant)."""
-        found = next(
-            (
-                plan.source
-                for plan in self.plans(purpose, component)
-                if source in (plan.source.id, plan.source.label)
-            ),
-            None,
-        )
-        if found is None:
-            return source
-        template = found.words or found.path
-        if template is None:
-            return found.label
-        return fill(template, self.placeholder_values(self.components_by_name[component]))
+        `purpose` for `component`, in an operator's words (`SourcePlan.words`)."""
+        for plan in self.plans(purpose, component):
+            if source in (plan.source.id, plan.source.label):
+                return plan.words
+        return source
 
     def row_words(self, row: str) -> str:
         """The matching row `row` in an operator's words (its `words`), else
