@@ -211,6 +211,33 @@ def test_every_row_and_every_side_source_of_the_bundled_rules_has_words():
     assert [source.id for source in sides if not source.words] == []
 
 
+def test_rules_without_words_name_the_row_by_its_id_and_the_source_by_its_path(tmp_path):
+    """`words` are optional: a rules file without them is shown by what it has."""
+    from conftest import RULES
+
+    text = RULES.read_text()
+    kept = "\n".join(line for line in text.splitlines() if not line.startswith("      words: "))
+    rules = write(tmp_path, "rules/modes.yaml", kept + "\n")
+    run = run_cli("match", "--rules", str(rules), "--isvc", PAGE_ISVC, str(EXAMPLES), "--explain")
+    assert (run.code, run.err) == (0, "")
+    assert run.out.splitlines()[1:] == [
+        "InferenceService llama-demo/llama-3-70b asks: engine OMENative (from spec.deploymentMode)",
+        "RUNTIME                               SCOPE    RESULT    RULE                REASON",
+        "srt-llama-3-3-70b-instruct-multinode  Cluster  Rejected  row different-mode  "
+        f"{PAGE_REASON}",
+        "1 more runtime passes the mode rule; --all lists every runtime.",
+        "",
+        "InferenceService llama-demo/llama-3-70b:",
+        "  engine: OMENative from spec.deploymentMode",
+        "",
+        "srt-llama-3-3-70b-instruct-multinode (ClusterServingRuntime):",
+        "  engine: Rejected: row different-mode",
+        "    runtime: MultiNode from spec.engineConfig.annotations[ome.io/deploymentMode]",
+        "      passed over spec.engineConfig.leader or spec.engineConfig.worker: "
+        "leader: does not count for matching",
+    ]
+
+
 def test_match_json(tmp_path):
     run = run_cli("match", "--isvc", "llama-3-70b", str(EXAMPLES), "-o", "json")
     data = run.json()
