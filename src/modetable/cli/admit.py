@@ -4,18 +4,14 @@ modetable models in OME's order (the same verdict as `select`'s)."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from modetable.cli.common import (
-    Io,
-    add_isvc_inputs,
-    add_verbose,
-    admission_lines,
-    deny_refused,
-    isvc_and_cluster,
-    load_policy,
-    rules_note,
-)
-from modetable.inputs.manifests import Refused
+from modetable.cli.common import Io, add_isvc_inputs, add_verbose, admission_lines, answer_isvc
+
+if TYPE_CHECKING:
+    from modetable.inputs.manifests import Manifest
+    from modetable.rules.policy import Policy
+    from modetable.views.admit import AdmitView
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -33,28 +29,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import admit_result
-    from modetable.output.render import dump, line
 
-    policy = load_policy(args, io)
-    isvc, cluster = isvc_and_cluster(policy, args, io)
-    if isinstance(isvc, Refused):
-        return deny_refused(policy, args, io, isvc)
-    view = admit_result(policy, cluster, isvc).view
+    return answer_isvc(
+        args,
+        io,
+        decide=admit_result,
+        write_table=lambda policy, isvc, result: _print(
+            policy, isvc, result.view, io, verbose=args.verbose
+        ),
+        exit_code=lambda result: 0 if result.allowed else 1,
+    )
+
+
+def _print(policy: Policy, isvc: Manifest, view: AdmitView, io: Io, *, verbose: bool) -> None:
+    from modetable.output.render import line
+
     verdict = view.admission
-    if args.output != "table":
-        from modetable.views.converter import unstructure
-
-        dump(unstructure(view), args.output, io.stdout)
+    for warning in verdict.warnings:
+        io.stdout.write(line(f"Warning: {warning}"))
+    if verdict.allowed:
+        io.stdout.write(line(f"InferenceService {isvc.ref}: allowed"))
     else:
-        io.stdout.write(rules_note(policy))
-        for warning in verdict.warnings:
-            io.stdout.write(line(f"Warning: {warning}"))
-        if verdict.allowed:
-            io.stdout.write(line(f"InferenceService {isvc.ref}: allowed"))
-        else:
-            io.stdout.write(
-                line(f"InferenceService {isvc.ref}: denied") + line(verdict.message or "")
-            )
-        for said in admission_lines(policy, verdict, verbose=args.verbose):
-            io.stdout.write(line(said))
-    return 0 if verdict.allowed else 1
+        io.stdout.write(line(f"InferenceService {isvc.ref}: denied") + line(verdict.message or ""))
+    for said in admission_lines(policy, verdict, verbose=verbose):
+        io.stdout.write(line(said))

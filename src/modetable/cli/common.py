@@ -6,9 +6,9 @@ import argparse
 import contextlib
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from modetable.cli.streams import Io
 from modetable.errors import ErrorCode, Location, ModetableError
@@ -33,6 +33,7 @@ __all__ = [
     "add_output",
     "add_verbose",
     "admission_lines",
+    "answer_isvc",
     "components_table",
     "covered",
     "deny_refused",
@@ -312,6 +313,42 @@ def deny_refused(policy: Policy, args: argparse.Namespace, io: Io, refused: Refu
     said = "".join(line(part) for part in (verdict.message or "").split("\n"))
     io.stdout.write(denied + said)
     return 1
+
+
+class _Answer(Protocol):
+    @property
+    def view(self) -> object: ...
+
+
+_A = TypeVar("_A", bound=_Answer)
+
+
+def answer_isvc(
+    args: argparse.Namespace,
+    io: Io,
+    *,
+    decide: Callable[[Policy, Cluster, Manifest], _A],
+    write_table: Callable[[Policy, Manifest, _A], None],
+    exit_code: Callable[[_A], int],
+) -> int:
+    """The run of a command that answers about the one InferenceService `--isvc`
+    names (select, match, effective, admit): its answer decided, written as its
+    view's document (`-o json`, `-o yaml`) or, after the rules' note, as the
+    command's table; one the API server refuses is denied (`deny_refused`)."""
+    policy = load_policy(args, io)
+    isvc, cluster = isvc_and_cluster(policy, args, io)
+    if isinstance(isvc, Refused):
+        return deny_refused(policy, args, io, isvc)
+    answer = decide(policy, cluster, isvc)
+    if args.output != "table":
+        from modetable.output.render import dump
+        from modetable.views.converter import unstructure
+
+        dump(unstructure(answer.view), args.output, io.stdout)
+    else:
+        io.stdout.write(rules_note(policy))
+        write_table(policy, isvc, answer)
+    return exit_code(answer)
 
 
 def _isvc_and_cluster(

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from modetable.cli.common import (
-    Io,
-    add_isvc_inputs,
-    components_table,
-    deny_refused,
-    isvc_and_cluster,
-    load_policy,
-    rules_note,
-)
-from modetable.inputs.manifests import Refused
+from modetable.cli.common import Io, add_isvc_inputs, answer_isvc, components_table
+
+if TYPE_CHECKING:
+    from modetable.api.results import EffectiveResult
 
 __all__ = ["EXAMPLES", "add_arguments", "run"]
 
@@ -35,20 +30,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import effective_result
-    from modetable.output.render import dump, line
 
-    policy = load_policy(args, io)
-    isvc, cluster = isvc_and_cluster(policy, args, io)
-    if isinstance(isvc, Refused):
-        return deny_refused(policy, args, io, isvc)
-    result = effective_result(policy, cluster, isvc, args.runtime)
+    return answer_isvc(
+        args,
+        io,
+        decide=lambda policy, cluster, isvc: effective_result(policy, cluster, isvc, args.runtime),
+        write_table=lambda _, __, result: _print(result, io),
+        exit_code=lambda _: 0,
+    )
+
+
+def _print(result: EffectiveResult, io: Io) -> None:
+    from modetable.output.render import line
+
     view = result.view
-    if args.output != "table":
-        from modetable.views.converter import unstructure
-
-        dump(unstructure(view), args.output, io.stdout)
-        return 0
-    io.stdout.write(rules_note(policy))
     runtime = view.runtime
     if runtime is None:
         io.stdout.write(line(f"InferenceService {view.isvc}: no runtime"))
@@ -60,4 +55,3 @@ def run(args: argparse.Namespace, io: Io) -> int:
             line(f"InferenceService {view.isvc}: runtime {runtime.name} ({runtime.kind}, {how})")
         )
     io.stdout.write(components_table(view))
-    return 0

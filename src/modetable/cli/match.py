@@ -7,15 +7,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from modetable.cli.common import (
-    Io,
-    add_isvc_inputs,
-    deny_refused,
-    isvc_and_cluster,
-    load_policy,
-    rules_note,
-)
-from modetable.inputs.manifests import Manifest, Refused
+from modetable.cli.common import Io, add_isvc_inputs, answer_isvc
+from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import Policy
 from modetable.rules.words import Purpose
 
@@ -52,23 +45,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, io: Io) -> int:
     from modetable.api.results import match_result
 
-    policy = load_policy(args, io)
-    isvc, cluster = isvc_and_cluster(policy, args, io)
-    if isinstance(isvc, Refused):
-        return deny_refused(policy, args, io, isvc)
-    result = match_result(policy, cluster, isvc, args.runtime)
-    view = result.view
-    if args.output != "table":
-        from modetable.output.render import dump
-        from modetable.views.converter import unstructure
-
-        dump(unstructure(view), args.output, io.stdout)
-    else:
-        io.stdout.write(rules_note(policy))
-        _print_table(policy, isvc, view, io, explain=args.explain, every=args.all)
-    # Negative: no runtime passes, or the named runtime's chain is broken (OME's
-    # webhook rejects the InferenceService then, whatever the others do).
-    return 0 if result.ok else 1
+    return answer_isvc(
+        args,
+        io,
+        decide=lambda policy, cluster, isvc: match_result(policy, cluster, isvc, args.runtime),
+        write_table=lambda policy, isvc, result: _print_table(
+            policy, isvc, result.view, io, explain=args.explain, every=args.all
+        ),
+        # Negative: no runtime passes, or the named runtime's chain is broken (OME's
+        # webhook rejects the InferenceService then, whatever the others do).
+        exit_code=lambda result: 0 if result.ok else 1,
+    )
 
 
 def _print_table(

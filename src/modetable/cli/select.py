@@ -11,13 +11,9 @@ from modetable.cli.common import (
     add_isvc_inputs,
     add_verbose,
     admission_lines,
+    answer_isvc,
     components_table,
-    deny_refused,
-    isvc_and_cluster,
-    load_policy,
-    rules_note,
 )
-from modetable.inputs.manifests import Refused
 from modetable.rules.policy import Policy
 
 if TYPE_CHECKING:
@@ -38,26 +34,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, io: Io) -> int:
-    from modetable.api.results import select_result
-    from modetable.output.render import dump
+    from modetable.api.results import SelectResult, select_result
 
-    policy = load_policy(args, io)
-    isvc, cluster = isvc_and_cluster(policy, args, io)
-    if isinstance(isvc, Refused):
-        return deny_refused(policy, args, io, isvc)
-    result = select_result(policy, cluster, isvc)
-    view = result.view
-    if args.output != "table":
-        from modetable.views.converter import unstructure
+    def exit_code(result: SelectResult) -> int:
+        # A virtual InferenceService needs no runtime: OME marks it Ready. One
+        # whose model waits for OME's model agent gets one of `pending.runtimes`.
+        pending = result.view.pending
+        could_pick = bool(pending and pending.runtimes)
+        return 0 if result.runtime is not None or result.virtual or could_pick else 1
 
-        dump(unstructure(view), args.output, io.stdout)
-    else:
-        io.stdout.write(rules_note(policy))
-        _print(policy, view, io, verbose=args.verbose)
-    # A virtual InferenceService needs no runtime: OME marks it Ready. One
-    # whose model waits for OME's model agent gets one of `pending.runtimes`.
-    could_pick = bool(view.pending and view.pending.runtimes)
-    return 0 if result.runtime is not None or result.virtual or could_pick else 1
+    return answer_isvc(
+        args,
+        io,
+        decide=select_result,
+        write_table=lambda policy, _, result: _print(policy, result.view, io, verbose=args.verbose),
+        exit_code=exit_code,
+    )
 
 
 def _print(policy: Policy, view: SelectView, io: Io, *, verbose: bool) -> None:
