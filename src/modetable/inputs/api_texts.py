@@ -33,6 +33,8 @@ import math
 import re
 from decimal import Decimal
 
+from modetable.text.templates import go_quoted_inner
+
 __all__ = [
     "ANNOTATIONS_SIZE_LIMIT",
     "ANY_OF",
@@ -259,36 +261,9 @@ def label_value_messages(value: str) -> list[str]:
     return errors
 
 
-# Go's strconv.Quote: the escapes it writes for characters it will not print.
-_GO_ESCAPES = {
-    "\a": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-    "\\": "\\\\",
-    '"': '\\"',
-}
-
-
 def go_quote(text: str) -> str:
     """`text` as Go's %q writes it (strconv.Quote)."""
-    out = []
-    for char in text:
-        escaped = _GO_ESCAPES.get(char)
-        if escaped is not None:
-            out.append(escaped)
-        elif char.isprintable() or char == " ":
-            out.append(char)
-        elif ord(char) < 0x80:
-            out.append(f"\\x{ord(char):02x}")
-        elif ord(char) <= 0xFFFF:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(f"\\U{ord(char):08x}")
-    return '"' + "".join(out) + '"'
+    return '"' + go_quoted_inner(text) + '"'
 
 
 def go_float(value: float) -> str:
