@@ -177,30 +177,23 @@ def _place(holder: Any, index: Any, *, key: bool, fallback: Location) -> Locatio
     return fallback
 
 
-def _schema_type(value: Any) -> str:
-    """The JSON type kube-openapi names for a decoded value."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+# What JSON decodes to, a bool before an int (a bool is an int in Python): the
+# type kube-openapi names it by, and schemaInfoForType's format ("" for none).
+_JSON_KINDS = (
+    (bool, "boolean", ""),
+    (int, "integer", "int64"),
+    (float, "number", "float64"),
+    (str, "string", ""),
+    (list, "array", ""),
+)
 
 
-def _go_format(value: Any) -> str:
-    """schemaInfoForType's format for what JSON decodes to (int64, float64)."""
-    if isinstance(value, bool):
-        return ""
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return "float64"
-    return ""
+def _json_kind(value: Any) -> tuple[str, str]:
+    """The JSON type of a decoded value and its Go format (`_JSON_KINDS`)."""
+    for python_type, schema_type, go_format in _JSON_KINDS:
+        if isinstance(value, python_type):
+            return schema_type, go_format
+    return "object", ""
 
 
 def _child(path: str, name: str) -> str:
@@ -527,15 +520,15 @@ class _Walk:
         fmt = node.get("format", "")
         if not types and not fmt:
             return
-        data = _schema_type(value)
+        data, go_format = _json_kind(value)
         float_int = data == "number" and float(value).is_integer() and "integer" in types
         int_float = data == "integer" and "number" in types
         if (
             not isinstance(value, str | list)
             and fmt
-            and not (data in types or _go_format(value) == fmt or float_int or int_float)
+            and not (data in types or go_format == fmt or float_int or int_float)
         ):
-            self._type_error(path, where, fmt, _go_format(value))
+            self._type_error(path, where, fmt, go_format)
             return
         numeric = "number" in types or "integer" in types
         if not numeric and fmt and isinstance(value, str | list):
