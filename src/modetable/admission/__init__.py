@@ -6,20 +6,6 @@ is `views.common.AdmissionView`'s); `kinds.CHECKS` gives each kind of check
 its meaning.
 """
 
-from modetable.admission.engine import (
-    STAGE_ORDER,
-    Admission,
-    Denial,
-    NotChecked,
-    Shown,
-    admit,
-)
+from modetable.admission.engine import STAGE_ORDER, Admission, Denial, NotChecked, Shown, admit
 
-__all__ = [
-    "STAGE_ORDER",
-    "Admission",
-    "Denial",
-    "NotChecked",
-    "Shown",
-    "admit",
-]
+__all__ = ["STAGE_ORDER", "Admission", "Denial", "NotChecked", "Shown", "admit"]
