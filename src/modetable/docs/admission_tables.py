@@ -7,8 +7,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from modetable.docs.common import display_path, docs_of, range_note, rules_location
-from modetable.errors import ModetableError
+from modetable.docs.common import display_path, docs_of, range_note, required
 from modetable.output.markdown import code, table, words
 from modetable.rules.model.admission import AdmissionRule, FieldTest
 from modetable.rules.model.docs import AdmissionTable
@@ -20,12 +19,11 @@ __all__ = ["admission_checks"]
 
 
 def _words(policy: Policy) -> AdmissionTable:
-    found = docs_of(policy).admission_table
-    if found is None:
-        raise ModetableError(
-            "the rules' docs: section has no admission_table to render", rules_location(policy)
-        )
-    return found
+    return required(
+        policy,
+        docs_of(policy).admission_table,
+        "the rules' docs: section has no admission_table to render",
+    )
 
 
 def admission_checks(policy: Policy) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from modetable.errors import Location, ModetableError
 from modetable.output.markdown import code
 from modetable.parsing import paths
@@ -18,16 +20,23 @@ __all__ = [
     "display_values",
     "docs_of",
     "range_note",
+    "required",
     "rules_location",
 ]
 
+_Section = TypeVar("_Section")
+
+
+def required(policy: Policy, section: _Section | None, missing: str) -> _Section:
+    """A section of the rules a region is rendered from; where the rules lack
+    it, an error at the rules file that says so (`missing`)."""
+    if section is None:
+        raise ModetableError(missing, rules_location(policy))
+    return section
+
 
 def docs_of(policy: Policy) -> Docs:
-    if policy.rules.docs is None:
-        raise ModetableError(
-            "the rules file has no docs: section to render from", rules_location(policy)
-        )
-    return policy.rules.docs
+    return required(policy, policy.rules.docs, "the rules file has no docs: section to render from")
 
 
 def rules_location(policy: Policy) -> Location:

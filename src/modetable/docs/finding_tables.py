@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from modetable.docs.common import docs_of, range_note, rules_location
-from modetable.errors import ModetableError
+from modetable.docs.common import docs_of, range_note, required
 from modetable.output.markdown import code
 from modetable.rules.model.docs import FindingIds
 from modetable.rules.model.findings import Findings
@@ -38,22 +37,17 @@ def finding_uri(page: str, finding_id: str) -> str:
 
 
 def _words(policy: Policy) -> FindingIds:
-    found = docs_of(policy).finding_ids
-    if found is None:
-        raise ModetableError(
-            "the rules' docs: section has no finding_ids to render", rules_location(policy)
-        )
-    return found
+    return required(
+        policy, docs_of(policy).finding_ids, "the rules' docs: section has no finding_ids to render"
+    )
 
 
 def finding_ids(policy: Policy) -> str:
     """Every finding id, a heading each: its severity, what it means and what to do."""
     words = _words(policy)
-    findings = policy.rules.findings
-    if findings is None:
-        raise ModetableError(
-            "the rules have no `findings:` section to render", rules_location(policy)
-        )
+    findings = required(
+        policy, policy.rules.findings, "the rules have no `findings:` section to render"
+    )
     return "\n\n".join(
         f"## {code(finding_id)}\n\n{text}" for finding_id, text in _entries(policy, words, findings)
     )

@@ -3,7 +3,7 @@ checks in order, and what each outcome shows."""
 
 from __future__ import annotations
 
-from modetable.docs.common import docs_of, range_note, rules_location
+from modetable.docs.common import docs_of, range_note, required, rules_location
 from modetable.errors import ModetableError
 from modetable.output.markdown import code, table, words
 from modetable.rules.model.selection import Effect, Selection
@@ -47,12 +47,9 @@ _CHECK_NOTES = {
 
 
 def _selection(policy: Policy) -> Selection:
-    selection = policy.rules.selection
-    if selection is None:
-        raise ModetableError(
-            "the rules file has no selection: section to render", rules_location(policy)
-        )
-    return selection
+    return required(
+        policy, policy.rules.selection, "the rules file has no selection: section to render"
+    )
 
 
 def selection_checks(policy: Policy) -> str:
