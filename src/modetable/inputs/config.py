@@ -104,16 +104,9 @@ def read_config(path: str | os.PathLike[str], fail_on: Sequence[str]) -> Config:
     if len(documents) > 1:
         raise ModetableError("a config file holds one YAML document", documents[1][1])
     root, start = documents[0]
-    if not isinstance(root, dict):
-        raise ModetableError(
-            f"a config file is a mapping of {', '.join(_SETTINGS)}, not {describe(root)}", start
-        )
-    for key in root:
-        if key not in _SETTINGS:
-            raise ModetableError(
-                f"unknown setting {_shown(key)} (the settings: {', '.join(_SETTINGS)})",
-                root.key_where(key),
-            )
+    _check_keys(
+        root, start, _SETTINGS, "a config file", "unknown setting {key} (the settings: {keys})"
+    )
     text = {key: _string(root, key) for key in ("ome-version", "fail-on", "rules", "docs-url")}
     if text["fail-on"] is not None and text["fail-on"] not in fail_on:
         raise ModetableError(
@@ -135,6 +128,17 @@ def read_config(path: str | os.PathLike[str], fail_on: Sequence[str]) -> Config:
         ignores=_ignores(root),
         docs_url=docs_url,
     )
+
+
+def _check_keys(value: Any, at: Location, keys: tuple[str, ...], what: str, unknown: str) -> None:
+    """`value` (`what` it is, written at `at`) is a mapping of some of `keys`;
+    `unknown`: the error for another key, with `{key}` and `{keys}` filled in."""
+    listed = ", ".join(keys)
+    if not isinstance(value, dict):
+        raise ModetableError(f"{what} is a mapping of {listed}, not {describe(value)}", at)
+    for key in value:
+        if key not in keys:
+            raise ModetableError(unknown.format(key=_shown(key), keys=listed), value.key_where(key))
 
 
 def _shown(key: Any) -> str:
@@ -167,16 +171,8 @@ def _ignores(root: Any) -> tuple[ConfigIgnore, ...]:
     found = []
     for index, entry in enumerate(listed):
         at = where(listed, index)
-        if not isinstance(entry, dict):
-            raise ModetableError(
-                f"an ignore is a mapping of {', '.join(_IGNORE_KEYS)}, not {describe(entry)}", at
-            )
-        for key in entry:
-            if key not in _IGNORE_KEYS:
-                raise ModetableError(
-                    f"unknown key {_shown(key)} in an ignore (its keys: {', '.join(_IGNORE_KEYS)})",
-                    entry.key_where(key),
-                )
+        unknown = "unknown key {key} in an ignore (its keys: {keys})"
+        _check_keys(entry, at, _IGNORE_KEYS, "an ignore", unknown)
         if "reason" not in entry:
             raise ModetableError("an ignore has no reason: every exception says why", at)
         what = "an ignore"
