@@ -359,17 +359,9 @@ def _resolution(before: Side, after: Side, purpose: str, component: str) -> Sect
         ]
         return "; ".join(notes) or _validity_notes(before, after, pattern)
 
+    title = f"{purpose} mode of the {component}"
     labels = tuple(_slot_label(slot) for slot in found)
-    return _section(
-        f"{purpose} mode of the {component}",
-        labels,
-        domains,
-        outcome,
-        why,
-        before,
-        after,
-        _show_value,
-    )
+    return _section(title, labels, domains, outcome, why, before, after, _show_value)
 
 
 def _verdict(verdict: str) -> str:
@@ -467,17 +459,9 @@ def _admission(before: Side, after: Side) -> Section:
         shared = len(named) == len(components) or not named
         return (slot.label or slot.where) if shared else f"{_and(named)} {slot.label}"
 
+    title = f"admission (an InferenceService declaring the {_and(list(components))})"
     labels = tuple(label(slot) for slot in found)
-    return _section(
-        f"admission (an InferenceService declaring the {_and(list(components))})",
-        labels,
-        domains,
-        outcome,
-        why,
-        before,
-        after,
-        _show_value,
-    )
+    return _section(title, labels, domains, outcome, why, before, after, _show_value)
 
 
 # The kinds of admission check that read modes: the section compares the

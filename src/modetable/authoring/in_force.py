@@ -21,7 +21,7 @@ import difflib
 import json
 import types
 import typing
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import attrs
@@ -163,16 +163,7 @@ def _compare(before: Any, after: Any, where: str, counter: list[int]) -> Iterato
     if isinstance(before, Keyed) and isinstance(after, Keyed):
         yield from _keyed(before, after, where, counter)
     elif isinstance(before, dict) and isinstance(after, dict):
-        for key in dict.fromkeys([*before, *after]):
-            place = _join(where, key)
-            if key not in before:
-                counter[0] += 1
-                yield _added(place, after[key])
-            elif key not in after:
-                counter[0] += 1
-                yield _removed(place, before[key])
-            else:
-                yield from _compare(before[key], after[key], place, counter)
+        yield from _by_key(before, after, lambda key: _join(where, key), counter)
     elif isinstance(before, list) and isinstance(after, list):
         yield from _items(before, after, where, counter)
     else:
@@ -181,17 +172,25 @@ def _compare(before: Any, after: Any, where: str, counter: list[int]) -> Iterato
             yield Difference(where, _show(before), _show(after), _why_changed(where))
 
 
-def _keyed(before: Keyed, after: Keyed, where: str, counter: list[int]) -> Iterator[Difference]:
-    for name in dict.fromkeys([*before, *after]):
-        place = f"{where}[{name}]"
-        if name not in before:
+def _by_key(
+    before: Any, after: Any, place_of: Callable[[Any], str], counter: list[int]
+) -> Iterator[Difference]:
+    """Two mappings key by key (`before`'s keys, then those only `after` has),
+    each at its place (`place_of`): added, removed, or its values compared."""
+    for key in dict.fromkeys([*before, *after]):
+        place = place_of(key)
+        if key not in before:
             counter[0] += 1
-            yield _added(place, after[name])
-        elif name not in after:
+            yield _added(place, after[key])
+        elif key not in after:
             counter[0] += 1
-            yield _removed(place, before[name])
+            yield _removed(place, before[key])
         else:
-            yield from _compare(before[name], after[name], place, counter)
+            yield from _compare(before[key], after[key], place, counter)
+
+
+def _keyed(before: Keyed, after: Keyed, where: str, counter: list[int]) -> Iterator[Difference]:
+    yield from _by_key(before, after, lambda name: f"{where}[{name}]", counter)
     kept_before = [n for n in before if n in after]
     kept_after = [n for n in after if n in before]
     counter[0] += 1
