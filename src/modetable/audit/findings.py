@@ -155,6 +155,17 @@ def _placed(
     return field_place(outcome), (related(holder, where),)
 
 
+def _on_cause(
+    policy: Policy, outcome: Outcome, group: str, key: str, message: str, location: Location
+) -> Finding:
+    """A finding on the object the outcome says to fix (its `cause`, else the
+    InferenceService), with the outcome's hint; another object than the
+    InferenceService is its related place."""
+    cause = outcome.cause or outcome.isvc
+    _, also = _placed(outcome, None, cause)
+    return _make(policy, group, key, message, location, ObjectRef.of(cause), outcome.hint, also)
+
+
 def _shown(outcome: Outcome, selection_checks: set[str]) -> str | None:
     """What a user sees first of a selection outcome: its denial at admission,
     else its warning, else its first event."""
@@ -233,18 +244,10 @@ def outcome_findings(
             continue
         if denial.rule in covers:
             covered = True
-            cause = outcome.cause or isvc
-            _, also = _placed(outcome, None, cause)
+            where = _at(isvc, outcome.field or denial.field)
             found.append(
-                _make(
-                    policy,
-                    FindingGroup.ADMISSION,
-                    denial.rule,
-                    denial.message,
-                    _at(isvc, outcome.field or denial.field),
-                    ObjectRef.of(cause),
-                    outcome.hint,
-                    also,
+                _on_cause(
+                    policy, outcome, FindingGroup.ADMISSION, denial.rule, denial.message, where
                 )
             )
         else:
@@ -269,18 +272,10 @@ def outcome_findings(
     # outcome is a finding only where the webhook's resolution denies it.
     webhook_denied = any(d.rule in selection_checks for d in admission.denials)
     if outcome.result in rules.outcome and not covered and (outcome.resolved or webhook_denied):
-        cause = outcome.cause or isvc
-        _, also = _placed(outcome, None, cause)
+        message = _shown(outcome, selection_checks) or outcome.message or outcome.result
         found.append(
-            _make(
-                policy,
-                FindingGroup.OUTCOME,
-                outcome.result,
-                _shown(outcome, selection_checks) or outcome.message or outcome.result,
-                field_place(outcome),
-                ObjectRef.of(cause),
-                outcome.hint,
-                also,
+            _on_cause(
+                policy, outcome, FindingGroup.OUTCOME, outcome.result, message, field_place(outcome)
             )
         )
     if outcome.pending is not None:
