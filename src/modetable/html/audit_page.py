@@ -676,17 +676,12 @@ def audit_page(audit: AuditView) -> str:
     version = summary.version
     title = f"modetable audit ({version})"
     rules = audit.trailer.rules
+    meta = (
+        f"{counted(summary.isvcs, 'InferenceService')} under OME {text(version)}. "
+        + _rules_line(rules.path, rules.version)
+    )
     body = [
-        element("h1", text(title)),
-        element(
-            "p",
-            f"{counted(summary.isvcs, 'InferenceService')} under OME {text(version)}. "
-            + _rules_line(rules.path, rules.version),
-            class_="meta",
-        ),
-        _audit_summary(summary, audit.trailer.manifest_findings),
-        element("h2", "InferenceServices", id="rows"),
-        _noscript(),
+        *_top(title, meta, _audit_summary(summary, audit.trailer.manifest_findings)),
         _left_out(len(items), summary.isvcs),
         _controls(choices.values(), len(items)),
         _candidates_note(items),
@@ -726,6 +721,19 @@ def _candidates_note(items: Sequence[AuditItemView]) -> str:
         "a row shows the named runtime's own checks.",
         class_="muted",
     )
+
+
+def _top(title: str, meta: str, summary: str) -> list[str]:
+    """What a page begins with: its title, a line on what was audited under
+    which rules (`meta`), the summary, then the rows' heading and what they
+    need JavaScript for."""
+    return [
+        element("h1", text(title)),
+        element("p", meta, class_="meta"),
+        summary,
+        element("h2", "InferenceServices", id="rows"),
+        _noscript(),
+    ]
 
 
 def _noscript() -> str:
@@ -920,17 +928,10 @@ def upgrade_page(upgrade: UpgradeView) -> str:
     columns = ["Namespace", "Name", "Runtime", "Outcome", *components, "Impact"]
     title = f"modetable audit: upgrade from {summary.before} to {summary.after}"
     rules = upgrade.trailer.rules
+    lines = f"{rules.before} and {rules.after}"
+    meta = f"{counted(summary.isvcs, 'InferenceService')}. " + _rules_line(rules.rules.path, lines)
     body = [
-        element("h1", text(title)),
-        element(
-            "p",
-            f"{counted(summary.isvcs, 'InferenceService')}. "
-            + _rules_line(rules.rules.path, f"{rules.before} and {rules.after}"),
-            class_="meta",
-        ),
-        _upgrade_summary(summary),
-        element("h2", "InferenceServices", id="rows"),
-        _noscript(),
+        *_top(title, meta, _upgrade_summary(summary)),
         _controls(choices.values(), len(items)),
         _table(
             columns,
