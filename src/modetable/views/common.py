@@ -86,7 +86,7 @@ class RuntimeView:
     def of(cls, runtime: Manifest | None) -> RuntimeView | None:
         if runtime is None:
             return None
-        return cls(name=runtime.name, kind=runtime.kind, read_from=str(runtime.read_from))
+        return same_named(cls, runtime, read_from=str(runtime.read_from))
 
 
 @attrs.frozen
@@ -114,12 +114,8 @@ class ObjectView:
         """The object's view; None for no object (a `Manifest` always has one)."""
         if manifest is None:
             return None
-        return cls(
-            kind=manifest.kind,
-            namespace=manifest.namespace,
-            name=manifest.name,
-            at=str(manifest.location),
-            read_from=str(manifest.read_from),
+        return same_named(
+            cls, manifest, at=str(manifest.location), read_from=str(manifest.read_from)
         )
 
     @property

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from modetable.views.common import OMIT_IF_NONE, RulesView, key
+from modetable.views.common import OMIT_IF_NONE, RulesView, key, same_named
 
 if TYPE_CHECKING:
     from modetable.authoring.diff import Section
@@ -39,12 +39,12 @@ class ProblemView:
 
     @classmethod
     def of(cls, problem: Problem) -> ProblemView:
-        return cls(
+        return same_named(
+            cls,
+            problem,
             code=str(problem.code),
-            severity=problem.severity,
             at=str(problem.location),
             versions=tuple(problem.versions),
-            message=problem.message,
         )
 
 
