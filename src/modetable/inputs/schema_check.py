@@ -196,6 +196,12 @@ def _json_kind(value: Any) -> tuple[str, str]:
     return "object", ""
 
 
+# field.TooLong and field.TooMany: the error's kind, its detail, and the
+# detail's unit for a limit of one and for more.
+_TOO_LONG = (texts.TOO_LONG, texts.TOO_LONG_DETAIL, "byte", "bytes")
+_TOO_MANY = (texts.TOO_MANY, texts.TOO_MANY_DETAIL, "item", "items")
+
+
 def _child(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
@@ -469,6 +475,20 @@ class _Walk:
     def _invalid(self, error: str, path: str, where: _Place, value: Any, message: str) -> None:
         self._add(error, path, where, texts.field_error(path, texts.INVALID, value, message))
 
+    def _over(
+        self,
+        error: str,
+        path: str,
+        where: _Place,
+        value: Any,
+        limit: int,
+        over: tuple[str, str, str, str],
+    ) -> None:
+        """field.TooLong or field.TooMany (`over`: `_TOO_LONG`, `_TOO_MANY`): more than `limit`."""
+        kind, detail, one, more = over
+        said = detail.format(max=limit, unit=one if limit == 1 else more)
+        self._add(error, path, where, texts.field_error(path, kind, value, said))
+
     def _type_error(
         self, path: str, where: _Place, expected: str, data: str, error: str = SchemaError.TYPE
     ) -> None:
@@ -561,14 +581,7 @@ class _Walk:
     def _string(self, value: str, node: dict, path: str, where: _Place) -> None:
         """validator.go stringValidator: the first of maxLength, minLength, pattern."""
         if "maxLength" in node and len(value) > node["maxLength"]:
-            limit = node["maxLength"]
-            detail = texts.TOO_LONG_DETAIL.format(max=limit, unit="byte" if limit == 1 else "bytes")
-            self._add(
-                SchemaError.MAX_LENGTH,
-                path,
-                where,
-                texts.field_error(path, texts.TOO_LONG, None, detail),
-            )
+            self._over(SchemaError.MAX_LENGTH, path, where, None, node["maxLength"], _TOO_LONG)
             return
         if "minLength" in node and len(value) < node["minLength"]:
             message = texts.TOO_SHORT.format(path=path, min=node["minLength"])
@@ -621,14 +634,7 @@ class _Walk:
             message = texts.MIN_ITEMS.format(path=path, min=node["minItems"])
             self._invalid(SchemaError.MIN_ITEMS, path, where, len(value), message)
         if "maxItems" in node and len(value) > node["maxItems"]:
-            limit = node["maxItems"]
-            detail = texts.TOO_MANY_DETAIL.format(max=limit, unit="item" if limit == 1 else "items")
-            self._add(
-                SchemaError.MAX_ITEMS,
-                path,
-                where,
-                texts.field_error(path, texts.TOO_MANY, len(value), detail),
-            )
+            self._over(SchemaError.MAX_ITEMS, path, where, len(value), node["maxItems"], _TOO_MANY)
 
     def _enum(self, value: Any, node: dict, path: str, where: _Place) -> None:
         """A value outside the enum: field.NotSupported with the allowed values."""
