@@ -394,16 +394,23 @@ class _Walk:
             return
         problems = self.meta_problems
 
-        def invalid(field: str, value: Any, message: str, holder: Any, key: Any) -> None:
+        def problem(
+            error: str, field: str, where: tuple[Any, Any, bool], kind: str, value: Any, detail: str
+        ) -> None:
+            """A problem of `metadata.FIELD`, at `where` (holder, index, whether at its key)."""
             path = f"metadata.{field}"
+            holder, index, at_key = where
             problems.append(
                 SchemaProblem(
-                    error=SchemaError.NAME,
+                    error=error,
                     path=path,
-                    location=_place(holder, key, key=False, fallback=self.start),
-                    text=texts.field_error(path, texts.INVALID, value, message),
+                    location=_place(holder, index, key=at_key, fallback=self.start),
+                    text=texts.field_error(path, kind, value, detail),
                 )
             )
+
+        def invalid(field: str, value: Any, message: str, holder: Any, key: Any) -> None:
+            problem(SchemaError.NAME, field, (holder, key, False), texts.INVALID, value, message)
 
         name = metadata.get("name")
         generate = metadata.get("generateName")
@@ -412,15 +419,9 @@ class _Walk:
                 invalid("generateName", generate, message, metadata, "generateName")
         if not (isinstance(name, str) and name):
             if not (isinstance(generate, str) and generate):
-                problems.append(
-                    SchemaProblem(
-                        error=SchemaError.REQUIRED,
-                        path="metadata.name",
-                        location=_place(obj, "metadata", key=True, fallback=self.start),
-                        text=texts.field_error(
-                            "metadata.name", texts.REQUIRED, None, texts.NAME_REQUIRED
-                        ),
-                    )
+                where = (obj, "metadata", True)
+                problem(
+                    SchemaError.REQUIRED, "name", where, texts.REQUIRED, None, texts.NAME_REQUIRED
                 )
         else:
             for message in texts.name_messages(name):
@@ -453,16 +454,8 @@ class _Walk:
                 detail = texts.TOO_LONG_DETAIL.format(
                     max=texts.ANNOTATIONS_SIZE_LIMIT, unit="bytes"
                 )
-                problems.append(
-                    SchemaProblem(
-                        error=SchemaError.MAX_LENGTH,
-                        path="metadata.annotations",
-                        location=_place(metadata, "annotations", key=False, fallback=self.start),
-                        text=texts.field_error(
-                            "metadata.annotations", texts.TOO_LONG, None, detail
-                        ),
-                    )
-                )
+                where = (metadata, "annotations", False)
+                problem(SchemaError.MAX_LENGTH, "annotations", where, texts.TOO_LONG, None, detail)
 
     # 3b. The OpenAPI schema (kube-openapi's SchemaValidator).
 
