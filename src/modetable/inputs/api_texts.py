@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from decimal import Decimal
 
 from modetable.text.templates import go_quoted_inner
 
@@ -275,6 +274,8 @@ def go_float(value: float) -> str:
         return "NaN"
     if value == 0:
         return "-0" if math.copysign(1, value) < 0 else "0"
+    from decimal import Decimal  # here: only a float written asks for it
+
     # repr gives the shortest round-trip digits, as Go's shortest formatting does.
     _, digit_tuple, exp = Decimal(repr(abs(value))).normalize().as_tuple()
     digits = "".join(map(str, digit_tuple))

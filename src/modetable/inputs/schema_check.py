@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import base64
 import datetime
-import difflib
 import ipaddress
 import re
-import uuid
 from typing import Any
 
 import attrs
@@ -240,6 +238,8 @@ def _valid_format(name: str, value: str) -> bool | None:
             ipaddress.ip_network(value, strict=False)
             return "/" in value
         if name in ("uuid", "uuid3", "uuid4", "uuid5"):
+            import uuid  # here: its import (platform's) is a cold start's cost
+
             parsed = uuid.UUID(value)
             return name == "uuid" or parsed.version == int(name[-1])
         if name == "password":
@@ -269,6 +269,8 @@ def closest_fields(key: str, names: list[str]) -> tuple[str, ...]:
     folded = [name for name in unique if name.casefold() == key.casefold()]
     if folded:
         return tuple(folded[:_SUGGESTED])
+    import difflib  # here: only a misspelt field asks for it
+
     words = _words_of(key)
     contained = [name for name in unique if _contains(words, _words_of(name))]
     if contained:
