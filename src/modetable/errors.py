@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-import attrs
-
+from modetable.settled import frozen
 from modetable.text.shown import escape
 
 __all__ = [
@@ -19,7 +18,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class Location:
     """A place in an input file; line and column are 1-based.
 
@@ -84,7 +83,7 @@ class ErrorCode(StrEnum):
     CANNOT_WRITE = "cannot-write"
 
 
-@attrs.frozen
+@frozen
 class Problem:
     """One problem with an input: its code, message and place; a rules file's
     analysis adds warnings and the versions a problem holds in."""

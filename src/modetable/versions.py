@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-import attrs
 from packaging.version import InvalidVersion, Version
 
 from modetable.errors import ErrorCode, ModetableError
+from modetable.settled import frozen
 from modetable.text.shown import quote
 
 __all__ = [
@@ -57,7 +57,7 @@ def describe_range(since: str | None, until: str | None) -> str:
     return "always"
 
 
-@attrs.frozen
+@frozen
 class Placement:
     """Where an OME release stands among the rules lines of a file."""
 

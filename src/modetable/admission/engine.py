@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import functools
 
-import attrs
-
 from modetable.admission.fields import FieldValues
 from modetable.admission.kinds import CHECKS, Inputs, Shown, undecided
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.model.admission import AdmissionRule
 from modetable.rules.policy import Policy
 from modetable.rules.words import Stage
+from modetable.settled import frozen
 
 __all__ = [
     "STAGE_ORDER",
@@ -32,7 +31,7 @@ __all__ = [
 STAGE_ORDER = tuple(Stage)
 
 
-@attrs.frozen
+@frozen
 class Denial:
     """The denial: the check that gave it (`rule`, an admission check id), its
     stage, its text (`reason`) and what kubectl prints (`message`)."""
@@ -45,7 +44,7 @@ class Denial:
     field: str | None = None
 
 
-@attrs.frozen
+@frozen
 class NotChecked:
     """A check modetable did not run for an InferenceService, and why."""
 
@@ -53,7 +52,7 @@ class NotChecked:
     why: str
 
 
-@attrs.frozen
+@frozen
 class Admission:
     """The verdict as `kubectl apply` would report it.
 

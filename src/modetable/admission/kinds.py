@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
-
 from modetable.admission.fields import (
     READS_VALUES,
     FieldValues,
@@ -32,6 +30,7 @@ from modetable.parsing import paths
 from modetable.rules.model.admission import AdmissionRule
 from modetable.rules.policy import Policy
 from modetable.rules.words import AdmissionCheck, AdmissionEmit, Emit, Scope
+from modetable.settled import frozen
 
 __all__ = [
     "CHECKS",
@@ -57,7 +56,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class Shown:
     """What a selection outcome shows at admission: a warning or a denial."""
 
@@ -66,7 +65,7 @@ class Shown:
     text: str
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Inputs:
     """What a check may read: the InferenceService, the objects read with it,
     and what selection shows at admission (None: selection did not run)."""
@@ -87,7 +86,7 @@ class Inputs:
         return Reader(self.policy, self.isvc, component)
 
 
-@attrs.frozen
+@frozen
 class Verdict:
     """One check's answer: its warnings, its denial (None: it passes), or why
     it was not decided (then neither). `shown`: the denial as kubectl prints

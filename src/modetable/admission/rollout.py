@@ -17,8 +17,6 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from modetable.admission.fields import Reader
 from modetable.engine.matching import declares
 from modetable.inputs.manifests import Manifest
@@ -31,6 +29,7 @@ from modetable.rules.model.rollout import (
     RolloutFields,
 )
 from modetable.rules.policy import Policy
+from modetable.settled import frozen
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -48,7 +47,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class Group:
     """One rollout group as the webhook reads it (absent lists are empty)."""
 

@@ -18,13 +18,14 @@ from modetable.errors import ModetableError, ModetableWarning
 from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
 from modetable.rules.model import RuleFile
+from modetable.settled import frozen
 
 __all__ = ["Cluster", "engine_cluster", "rejected_objects"]
 
 _MAKERS = "Cluster.from_paths or Cluster.from_objects"
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Cluster:
     """InferenceServices, runtimes and models, read once and checked: every
     object's shape and every field the rules read, as the commands check them.

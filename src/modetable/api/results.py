@@ -22,6 +22,7 @@ from modetable.engine.runtimes import InheritanceError, find_named_runtime, runt
 from modetable.errors import ModetableError
 from modetable.inputs.manifests import Cluster, Manifest, Refused, Rejected
 from modetable.rules.policy import Policy
+from modetable.settled import frozen
 
 if TYPE_CHECKING:
     # Each command imports only the engine it runs (a cold start is measured).
@@ -65,7 +66,7 @@ def _made(kind: str | type | tuple[type, ...]) -> Any:
     return made_by(kind, _MAKER)
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class _AboutOne:
     """What effective, admit and match answer about: the policy decided with and
     the InferenceService."""
@@ -93,7 +94,7 @@ def _document(view: Any) -> dict[str, Any]:
 # --- select ---------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class SelectResult:
     """`modetable select`: the runtime OME uses for an InferenceService, or why
     none, with what admission, events and conditions show."""
@@ -178,7 +179,7 @@ def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectRes
 # --- effective ------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class EffectiveResult(_AboutOne):
     """`modetable effective`: each component's running mode and the rule that set it."""
 
@@ -291,7 +292,7 @@ def _runtime_by_name(
 # --- admit ----------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class AdmitResult(_AboutOne):
     """`modetable admit`: the admission verdict, every check modetable models in
     OME's order (the same verdict as `select`'s)."""
@@ -383,7 +384,7 @@ def refused_result(policy: Policy, cluster: Cluster, refused: Refused) -> AdmitR
 # --- match ----------------------------------------------------------------------
 
 
-@attrs.frozen
+@frozen
 class _Matched:
     """One runtime against the InferenceService: its match, or its broken chain."""
 
@@ -393,7 +394,7 @@ class _Matched:
     error: InheritanceError | None = None
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class MatchResult(_AboutOne):
     """`modetable match`: every runtime of the namespace and cluster against an
     InferenceService, on the mode rule alone."""
@@ -467,7 +468,7 @@ def match_result(
 # --- audit ----------------------------------------------------------------------
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class AuditItem:
     """One InferenceService of an audit: the outcome OME reaches, what is wrong
     with it, and the deprecated modes it runs in."""
@@ -692,7 +693,7 @@ class AuditRun:
         return unused
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class AuditResult:
     """`modetable audit`: every InferenceService audited, and the summary."""
 

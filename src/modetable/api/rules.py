@@ -12,11 +12,12 @@ from modetable.api.arguments import made_by, typed, wrong_type
 from modetable.api.arguments import path as path_argument
 from modetable.errors import ModetableWarning
 from modetable.rules import policy as rules_policy
+from modetable.settled import frozen
 
 __all__ = ["Policy", "Rules", "engine_policy", "engine_ruleset", "load_rules"]
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Policy:
     """The rules in force in one OME release: what every decision is made with.
 
@@ -61,7 +62,7 @@ class Policy:
         return f"<modetable.Policy {self.release} ({self.version} rules of {self.file})>"
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Rules:
     """A rules file, loaded: OME's deployment-mode rules for every release it
     describes. Made by `load_rules`; immutable."""

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
-
 from modetable.audit.edges import isvc_edges
 from modetable.engine.modes import Resolution, Verdict
 from modetable.engine.running import failures_with_rules, logged
@@ -32,6 +30,7 @@ from modetable.rules.words import (
     Status,
 )
 from modetable.selection import Outcome
+from modetable.settled import frozen
 
 __all__ = [
     "Grading",
@@ -183,7 +182,7 @@ def _shown(outcome: Outcome, selection_checks: set[str]) -> str | None:
     return next((e.message for e in outcome.events if e.message), None)
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Grading:
     """What grading reads of a policy, worked out once for a fleet."""
 

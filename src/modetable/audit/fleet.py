@@ -26,6 +26,7 @@ from modetable.rules.model.modes import ModeMove
 from modetable.rules.policy import Policy
 from modetable.rules.words import OUTCOMES_PENDING
 from modetable.selection import Evaluator, Memoised, Outcome, select
+from modetable.settled import frozen
 
 __all__ = [
     "DENIED",
@@ -51,7 +52,7 @@ RUN_FAILURE = "run_failure"
 PROBLEMS = (DENIED, NO_RUNTIME, RUN_FAILURE)
 
 
-@attrs.frozen
+@frozen
 class Change:
     """One thing in a spec that a mode move breaks, and what to do about it."""
 
@@ -61,7 +62,7 @@ class Change:
     holder: Manifest | None = attrs.field(default=None, eq=False)  # that object
 
 
-@attrs.frozen
+@frozen
 class Deprecation:
     """A component running in a deprecated mode, and the move to its replacement."""
 
@@ -73,7 +74,7 @@ class Deprecation:
     changes: tuple[Change, ...] = ()
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Audited:
     """One InferenceService audited: its `findings` (those that count, once
     sorted by `triage.Triage`), those the baseline `known`s and those `suppressed`."""

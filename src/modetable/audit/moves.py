@@ -13,12 +13,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-import attrs
-
 from modetable.errors import Location
 from modetable.parsing.yamlio import where
 from modetable.rules.model.modes import ModeMove, MoveBreak
 from modetable.rules.policy import Policy
+from modetable.settled import frozen
 
 __all__ = ["Hit", "find_move", "hit_message", "mentions", "scan"]
 
@@ -27,7 +26,7 @@ _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _VALUE_SEPARATOR = "="
 
 
-@attrs.frozen
+@frozen
 class Hit:
     """One name a move breaks, where it stands, and what replaces it."""
 

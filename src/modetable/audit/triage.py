@@ -12,8 +12,6 @@ from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
 from typing import Any
 
-import attrs
-
 from modetable.errors import Location, ModetableError
 from modetable.inputs.baseline import BaselineEntry
 from modetable.inputs.manifests import Cluster, Manifest
@@ -21,6 +19,7 @@ from modetable.parsing.yamlio import where
 from modetable.reports import Waiver
 from modetable.reports.finding import Finding, ObjectRef, fingerprint, object_text
 from modetable.rules.policy import Policy
+from modetable.settled import frozen
 
 __all__ = [
     "BY_ANNOTATION",
@@ -39,7 +38,7 @@ BY_CONFIG = "config"
 BY_ANNOTATION = "annotation"
 
 
-@attrs.frozen
+@frozen
 class Ignore:
     """One exception: the finding ids it covers (a glob, `*` any characters),
     optionally only for objects whose `NAMESPACE/NAME` (or a cluster-scoped
@@ -84,7 +83,7 @@ class Ignore:
         return f"{self.at}: ignore {self.id}{scope}"
 
 
-@attrs.frozen
+@frozen
 class Suppressed:
     """A finding, and the exception that suppressed it."""
 
@@ -92,7 +91,7 @@ class Suppressed:
     ignore: Ignore
 
 
-@attrs.frozen
+@frozen
 class Sorted:
     """One subject's findings, sorted: those that count, those the baseline
     knows, those suppressed."""

@@ -21,6 +21,7 @@ from modetable.engine.runtimes import lookup_order, runtime_request
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 from modetable.selection import assess, make_context
+from modetable.settled import frozen
 
 __all__ = [
     "ComponentImpact",
@@ -30,7 +31,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class ComponentImpact:
     component: str
     before: Resolution | None
@@ -49,7 +50,7 @@ class ComponentImpact:
         return _shown(self.before) != _shown(self.after)
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Impact:
     """One InferenceService before and after the upgrade."""
 

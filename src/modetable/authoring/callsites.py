@@ -14,16 +14,15 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import attrs
-
 import modetable
+from modetable.settled import frozen
 
 __all__ = ["CallSite", "call_sites"]
 
 _MESSAGE = "message"  # the Policy method that takes a message key first
 
 
-@attrs.frozen
+@frozen
 class CallSite:
     """A call naming message `key`; `passed` is None when it passes `**values`."""
 

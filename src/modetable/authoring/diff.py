@@ -39,12 +39,13 @@ from modetable.errors import Location, ModetableError
 from modetable.inputs.manifests import Manifest
 from modetable.rules.policy import PURPOSES, Policy
 from modetable.rules.words import ConditionWord, SourceObject
+from modetable.settled import frozen
 from modetable.versions import describe_range, in_force
 
 __all__ = ["Change", "Section", "Side", "diff"]
 
 
-@attrs.frozen
+@frozen
 class Side:
     """One of the two policies compared, and how to name it."""
 
@@ -52,7 +53,7 @@ class Side:
     policy: Policy
 
 
-@attrs.frozen
+@frozen
 class Change:
     inputs: tuple[str, ...]
     before: str
@@ -60,7 +61,7 @@ class Change:
     why: str
 
 
-@attrs.frozen
+@frozen
 class Section:
     title: str
     inputs: tuple[str, ...]

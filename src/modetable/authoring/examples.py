@@ -7,8 +7,6 @@ the wrong rule fails.
 
 from __future__ import annotations
 
-import attrs
-
 from modetable.authoring.scenarios import NAMED, PRESENT, resolve_values, source_slot
 from modetable.engine.matching import decide
 from modetable.errors import Location, ModetableError
@@ -16,12 +14,13 @@ from modetable.rules.model.matching import Example
 from modetable.rules.model.sources import SourceExample
 from modetable.rules.policy import Policy, RuleSet
 from modetable.rules.words import ConditionWord
+from modetable.settled import frozen
 from modetable.versions import in_force
 
 __all__ = ["ExampleRun", "run_examples"]
 
 
-@attrs.frozen
+@frozen
 class ExampleRun:
     """One example in one version (`version` is None when it ran in none)."""
 

@@ -31,6 +31,7 @@ from modetable.rules.model import RuleFile
 from modetable.rules.model.modes import Mode
 from modetable.rules.policy import Policy
 from modetable.rules.words import Origin
+from modetable.settled import frozen
 from modetable.versions import describe_range, in_force
 
 __all__ = ["ABSENT", "MESSAGE_ORIGINS", "Difference", "Keyed", "compare", "in_force_data"]
@@ -48,7 +49,7 @@ class Keyed(dict):  # type: ignore[type-arg]
     """A list of items that define a name, by name, in the file's order."""
 
 
-@attrs.frozen
+@frozen
 class Difference:
     """One change between two sides' rules in force: where, what, and how."""
 

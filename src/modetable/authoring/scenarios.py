@@ -18,6 +18,7 @@ from modetable.engine.modes import Objects, Resolution, resolve
 from modetable.parsing import paths
 from modetable.rules.policy import Policy
 from modetable.rules.words import Counts, SourceObject
+from modetable.settled import frozen
 
 __all__ = [
     "NAMED",
@@ -42,7 +43,7 @@ PRESENT = "set"  # the value of a `present` input that holds something
 UNSET = None
 
 
-@attrs.frozen
+@frozen
 class Slot:
     """One input of a resolution: a place the sources read, for one component."""
 

@@ -12,6 +12,7 @@ from modetable.cli import RULES_HELP
 from modetable.cli.common import CI_FORMATS, HTML_FORMAT, Io, add_output
 from modetable.errors import ErrorList, Location, ModetableError, Problem
 from modetable.rules.policy import RuleSet
+from modetable.settled import frozen
 from modetable.text.shown import escape
 
 if TYPE_CHECKING:
@@ -245,7 +246,7 @@ def _count(number: int, noun: str) -> str:
 # --- diff -----------------------------------------------------------------------
 
 
-@attrs.frozen
+@frozen
 class _Comparison:
     before: Any  # authoring.diff.Side
     after: Any

@@ -20,9 +20,8 @@ import os
 from collections.abc import Callable
 from typing import Any, BinaryIO, TextIO
 
-import attrs
-
 from modetable.errors import ErrorCode, ModetableError
+from modetable.settled import frozen
 from modetable.text.shown import escape
 
 __all__ = ["Io", "Output", "OutputError"]
@@ -108,7 +107,7 @@ class Output:
             return False
 
 
-@attrs.frozen
+@frozen
 class _Below:
     """The bytes under a real text stream, and how its text becomes them: its
     encoding and errors (cli sets backslashreplace), its line buffering (a
@@ -135,7 +134,7 @@ def _bytes_below(stream: TextIO | None) -> _Below | None:
     return _Below(below, encoder.encode, stream.line_buffering)
 
 
-@attrs.frozen
+@frozen
 class Io:
     stdin: TextIO | None
     stdout: Any

@@ -10,14 +10,13 @@ import difflib
 from collections.abc import Iterator
 from pathlib import Path
 
-import attrs
-
 from modetable.docs.regions import Region, find_regions, splice
 from modetable.docs.tables import REGIONS
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
 from modetable.output import atomic
 from modetable.parsing.yamlio import read_file
 from modetable.rules.policy import RuleSet
+from modetable.settled import frozen
 
 __all__ = ["REGION_OPTIONS", "Page", "diff", "render_folder", "write"]
 
@@ -25,7 +24,7 @@ __all__ = ["REGION_OPTIONS", "Page", "diff", "render_folder", "write"]
 REGION_OPTIONS = ("version",)
 
 
-@attrs.frozen
+@frozen
 class Page:
     """One page: where it is read from and written to, and its text before and after."""
 

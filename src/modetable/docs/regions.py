@@ -20,9 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import attrs
-
 from modetable.errors import ErrorList, Location, ModetableError
+from modetable.settled import frozen
 
 __all__ = ["Region", "find_regions", "splice", "split_lines"]
 
@@ -38,7 +37,7 @@ _END = re.compile(
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
-@attrs.frozen
+@frozen
 class Region:
     """One generated region: its name, its options, and the lines it spans."""
 

@@ -21,6 +21,7 @@ import attrs
 
 from modetable.engine.matching import decide as interpret
 from modetable.errors import ModetableError
+from modetable.settled import frozen
 
 __all__ = ["CompiledMatching", "Decision", "T", "compile_matching"]
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 _PASS = "pass"
 
 
-@attrs.frozen
+@frozen
 class Decision:
     """The row that decides one component, its outcome, and the rejection reason."""
 
@@ -48,7 +49,7 @@ class Decision:
         return self.outcome == _PASS
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class CompiledMatching:
     """One version's matching table as lookups."""
 

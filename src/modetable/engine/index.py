@@ -22,6 +22,7 @@ from modetable.engine.modes import Resolution, resolve
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.rules.policy import Policy
 from modetable.rules.words import Compared, Purpose, Scope
+from modetable.settled import frozen
 
 __all__ = ["Request", "RuntimeIndex", "build_index", "request_of"]
 
@@ -30,7 +31,7 @@ __all__ = ["Request", "RuntimeIndex", "build_index", "request_of"]
 Request = tuple[tuple[str, str | None], ...]
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class RuntimeIndex:
     policy: Policy = attrs.field(repr=False)
     cluster: Cluster = attrs.field(repr=False)

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
-
 from modetable.engine.modes import Objects, Resolution, resolve
 from modetable.engine.runtimes import InheritanceError, resolve_chain
 from modetable.errors import ModetableError
@@ -16,6 +14,7 @@ from modetable.rules.model.matching import Row, RowCondition
 from modetable.rules.model.modes import Component
 from modetable.rules.policy import Policy
 from modetable.rules.words import Compared, ConditionWord, HitPolicy, Purpose
+from modetable.settled import frozen
 
 __all__ = [
     "CONDITIONS",
@@ -96,7 +95,7 @@ def declares(policy: Policy, isvc: Manifest, component: Component) -> bool:
     return isinstance(paths.lookup(isvc.body, into), dict)
 
 
-@attrs.frozen
+@frozen
 class ComponentMatch:
     component: str
     requested: Resolution
@@ -106,7 +105,7 @@ class ComponentMatch:
     reason: str | None
 
 
-@attrs.frozen
+@frozen
 class RuntimeMatch:
     """A runtime against an InferenceService on the mode rule alone."""
 

@@ -19,6 +19,7 @@ from modetable.parsing.yamlio import describe
 from modetable.rules.model.modes import Component
 from modetable.rules.policy import Policy, SourcePlan
 from modetable.rules.words import Counts, SourceObject
+from modetable.settled import frozen
 from modetable.versions import describe_range
 
 __all__ = ["Objects", "Reading", "Resolution", "Verdict", "resolve"]
@@ -38,7 +39,7 @@ class Verdict(StrEnum):
     NOT_ACCEPTED = "not_accepted"
 
 
-@attrs.frozen
+@frozen
 class Objects:
     """The objects sources read from, by the names the rules use.
 
@@ -55,7 +56,7 @@ class Objects:
     fallback: Location = attrs.field(factory=lambda: Location("<input>"))
 
 
-@attrs.frozen
+@frozen
 class Reading:
     """What one source held, and what became of it (`why`: the explanation)."""
 
@@ -69,7 +70,7 @@ class Reading:
     origin: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Resolution:
     """The mode one side gives one component, the source that gave it, and the trace."""
 

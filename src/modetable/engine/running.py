@@ -14,6 +14,7 @@ from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing import paths
 from modetable.rules.policy import Policy
 from modetable.rules.words import Purpose, SourceEffect, SourceObject
+from modetable.settled import frozen
 
 __all__ = [
     "Effective",
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class Effective:
     """Each declared component's running mode and source, and run-time failures."""
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing import paths
 from modetable.parsing.yamlio import where
 from modetable.rules.policy import Policy
 from modetable.rules.words import Scope
+from modetable.settled import frozen
 from modetable.versions import in_force
 
 __all__ = [
@@ -36,7 +35,7 @@ class InheritanceError(ModetableError):
         super().__init__(message, location, code=ErrorCode.BROKEN_CHAIN)
 
 
-@attrs.frozen
+@frozen
 class RuntimeRefRequest:
     """What the InferenceService's `spec.runtime` asks for."""
 
@@ -106,7 +105,7 @@ def _scope(policy: Policy, kind: str) -> Scope:
     return Scope.CLUSTER
 
 
-@attrs.frozen
+@frozen
 class Chain:
     """A runtime and its ancestors, child first, and the spec merged root down."""
 
@@ -197,7 +196,7 @@ def resolve_chain(policy: Policy, cluster: Cluster, runtime: Manifest) -> Chain:
     return Chain(runtimes=tuple(chain), spec=spec)
 
 
-@attrs.frozen
+@frozen
 class Reach:
     """What a runtime's inheritance chain reaches, whole or broken: the runtimes
     found (the runtime first), and the parent named but not found, if any."""

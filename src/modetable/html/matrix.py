@@ -18,6 +18,7 @@ from modetable.errors import ModetableError
 from modetable.html.markup import asset, element, text
 from modetable.rules.policy import Policy
 from modetable.rules.words import ConditionWord, MatchInput
+from modetable.settled import frozen
 from modetable.text.templates import fill
 
 __all__ = [
@@ -53,7 +54,7 @@ def matrix_style() -> str:
     return asset("matrix.css") + "".join(colours)
 
 
-@attrs.frozen
+@frozen
 class Cell:
     """One pair of inputs decided: the outcome's key and words and the row (its
     id, and its `words` in the rules when it has them), or the error when no
@@ -76,7 +77,7 @@ class Cell:
         return (self.outcome, self.words if self.outcome is None else None)
 
 
-@attrs.frozen
+@frozen
 class Matrix:
     """One version's table over its modes: `cells[requested][declared]`, None
     standing for "no mode" (first in both directions)."""

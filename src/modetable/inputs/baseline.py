@@ -17,6 +17,7 @@ import attrs
 
 from modetable.errors import Location, ModetableError
 from modetable.parsing.yamlio import decode, describe, load_documents, read_file, where
+from modetable.settled import frozen
 
 __all__ = [
     "BASELINE_FORMAT",
@@ -34,7 +35,7 @@ BASELINE_FORMAT = 1
 ENTRY_KEYS = ("fingerprint", "id", "severity", "subject", "object", "message")
 
 
-@attrs.frozen
+@frozen
 class BaselineEntry:
     """A finding as the baseline keeps it: what identifies it across runs
     (`fingerprint`) and what a person reads in a review."""
@@ -48,7 +49,7 @@ class BaselineEntry:
     at: Location | None = attrs.field(default=None, eq=False)  # where it is in the file
 
 
-@attrs.frozen
+@frozen
 class Baseline:
     file: str
     entries: tuple[BaselineEntry, ...]

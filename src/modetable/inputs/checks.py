@@ -17,8 +17,6 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from modetable.errors import ErrorCode, ModetableError
 from modetable.inputs.admission_fields import check_admission_fields
 from modetable.inputs.fields import read
@@ -28,6 +26,7 @@ from modetable.inputs.runtime_admission import runtime_denial
 from modetable.parsing import paths
 from modetable.parsing.yamlio import describe, where
 from modetable.rules.words import Purpose, SourceObject
+from modetable.settled import frozen
 
 if TYPE_CHECKING:
     from modetable.rules.policy import Policy
@@ -50,7 +49,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class FieldCheck:
     """One check of the registry: what it checks, the roles of the objects it
     applies to (`isvc`, `runtime`, `model`: `cluster.kind_roles`) in the order

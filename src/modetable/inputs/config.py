@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import attrs
-
 from modetable.errors import Location, ModetableError
 from modetable.parsing.yamlio import decode, describe, load_documents, read_file, where
+from modetable.settled import frozen
 
 __all__ = ["NAMES", "Config", "ConfigIgnore", "docs_url_problem", "find_config", "read_config"]
 
@@ -39,7 +38,7 @@ _SETTINGS = ("ome-version", "fail-on", "rules", "docs-url", "ignore")
 _IGNORE_KEYS = ("id", "object", "kind", "reason")
 
 
-@attrs.frozen
+@frozen
 class ConfigIgnore:
     """One entry of `ignore`, where it is written."""
 
@@ -50,7 +49,7 @@ class ConfigIgnore:
     kind: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Config:
     file: str
     ome_version: str | None = None

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from modetable.errors import ModetableError
+from modetable.settled import frozen
 
 __all__ = ["DATA_PARTS", "FORMAT", "KindSchema", "SchemaSet", "VersionSchemas", "data_path", "load"]
 
@@ -23,7 +24,7 @@ DATA_PARTS = ("_bundled", "rules", "schemas", "ome-crd-schemas.json")
 FORMAT = 1
 
 
-@attrs.frozen
+@frozen
 class KindSchema:
     """One kind's schema in one version: its API group and version, whether it
     is namespaced, and its root node in the node table."""
@@ -39,7 +40,7 @@ class KindSchema:
         return self.nodes[index]
 
 
-@attrs.frozen
+@frozen
 class VersionSchemas:
     """The kinds of one OME version, and where their schema comes from."""
 
@@ -51,7 +52,7 @@ class VersionSchemas:
         return self.kinds.get(name)
 
 
-@attrs.frozen
+@frozen
 class SchemaSet:
     versions: dict[str, VersionSchemas] = attrs.field(eq=False)
 

@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs.fields import read
 from modetable.inputs.manifests import Manifest
 from modetable.parsing.paths import split, value_location
 from modetable.parsing.yamlio import where as where_in
 from modetable.rules.model.selection import Selection, SpecFields
+from modetable.settled import frozen
 
 __all__ = ["Entry", "ModelFacts", "Spec", "entries_of", "model_facts"]
 
 
-@attrs.frozen
+@frozen
 class Spec:
     """A modelFormat or a modelFramework. An empty version still counts as set."""
 
@@ -30,7 +29,7 @@ class Spec:
     weight: int | None = None
 
 
-@attrs.frozen
+@frozen
 class ModelFacts:
     """What selection reads from a model (BaseModel or ClusterBaseModel)."""
 
@@ -52,7 +51,7 @@ class ModelFacts:
         return self.format.name
 
 
-@attrs.frozen
+@frozen
 class Entry:
     """One supportedModelFormats entry."""
 

@@ -17,7 +17,7 @@ from modetable.errors import Location, ModetableError
 from modetable.parsing.yamlio import YamlMap
 from modetable.rules.model.manifests import Manifests
 from modetable.rules.words import ReadFrom, Scope
-from modetable.settled import settled
+from modetable.settled import frozen, settled
 
 __all__ = [
     "DEFAULT_NAMESPACE",
@@ -35,7 +35,7 @@ __all__ = [
 DEFAULT_NAMESPACE = "default"
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Manifest:
     """One object of a kind modetable reads."""
 
@@ -66,7 +66,7 @@ class Manifest:
         return annotations if isinstance(annotations, dict) else {}
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 @settled  # shared across threads: nothing filled on first use
 class Cluster:
     """The objects read from the inputs, indexed for lookup."""
@@ -164,7 +164,7 @@ def kind_scopes(spec: Manifests) -> dict[str, str]:
     return {kind: scope for kind, (_role, scope) in kind_roles(spec).items()}
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Refused:
     """An object the API server refuses before any webhook (OME's CRD schema):
     the object, its role (`isvc`, `runtime`, `model`), every problem in the
@@ -179,7 +179,7 @@ class Refused:
     kubectl: str
 
 
-@attrs.frozen
+@frozen
 class Rejected:
     """An object modetable cannot read (the API server would refuse it): the
     error, and as much of its identity as could be read."""

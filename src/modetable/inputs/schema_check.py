@@ -28,13 +28,12 @@ import ipaddress
 import re
 from typing import Any
 
-import attrs
-
 from modetable.errors import Location
 from modetable.inputs import api_texts as texts
 from modetable.inputs.crd_schema import KindSchema
 from modetable.parsing.yamlio import YamlList, YamlMap
 from modetable.rules.words import SchemaError
+from modetable.settled import frozen
 
 __all__ = [
     "META_FIELDS",
@@ -47,7 +46,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class SchemaProblem:
     """One thing the API server refuses: its class, the field path as the
     server prints it, where the offending key or value is written, the server's

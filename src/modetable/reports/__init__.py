@@ -4,10 +4,9 @@ Markdown), for any command whose answer is a list of findings: `audit` and
 
 from __future__ import annotations
 
-import attrs
-
 from modetable.errors import Location
 from modetable.reports.finding import Finding
+from modetable.settled import frozen
 
 __all__ = ["FORMATS", "KNOWN", "Report", "Rule", "Subject", "Waiver", "write"]
 
@@ -16,7 +15,7 @@ FORMATS = ("github", "junit", "sarif", "markdown")
 KNOWN = "known: in the baseline"
 
 
-@attrs.frozen
+@frozen
 class Waiver:
     """Why a finding is suppressed: the exception's id (a glob), who made it
     (`option`: --ignore, `config`, `annotation`), its reason and where it is
@@ -39,7 +38,7 @@ class Waiver:
         return f"suppressed by {self.at}: {self.reason}"
 
 
-@attrs.frozen
+@frozen
 class Subject:
     """One thing checked (an InferenceService, an object, a rules finding): a
     JUnit test case, a row of the Markdown table."""
@@ -56,7 +55,7 @@ class Subject:
     isvc: str = ""
 
 
-@attrs.frozen
+@frozen
 class Rule:
     """A finding id as SARIF lists it: what it means, how bad it is, its help
     in full (Markdown: the docs' entry for the id) and, when a base URL for
@@ -69,7 +68,7 @@ class Rule:
     help_uri: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Report:
     command: str  # `audit`, `rules check`
     title: str  # `modetable audit (v1.3)`

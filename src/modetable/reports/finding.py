@@ -8,11 +8,10 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-import attrs
-
 from modetable.errors import Location
 from modetable.inputs.manifests import Manifest
 from modetable.rules.words import Severity
+from modetable.settled import frozen
 
 __all__ = [
     "SEVERITIES",
@@ -29,7 +28,7 @@ __all__ = [
 SEVERITIES: tuple[str, ...] = tuple(word.value for word in Severity)
 
 
-@attrs.frozen
+@frozen
 class ObjectRef:
     """The object a finding asks to fix; all None when its kind is not known."""
 
@@ -42,7 +41,7 @@ class ObjectRef:
         return cls(manifest.kind, manifest.namespace, manifest.name)
 
 
-@attrs.frozen
+@frozen
 class Related:
     """Another place a finding involves (SARIF's relatedLocations): the object
     that causes it, written elsewhere, while the finding stands at the line
@@ -52,7 +51,7 @@ class Related:
     label: str
 
 
-@attrs.frozen
+@frozen
 class Finding:
     severity: str  # a Severity word, as text
     id: str

@@ -55,6 +55,7 @@ import attrs
 from modetable.__about__ import __version__
 from modetable.errors import Location
 from modetable.rules.model import RuleFile
+from modetable.settled import frozen
 
 __all__ = [
     "CACHE_VARIABLE",
@@ -106,6 +107,7 @@ MODULES = (
     "rules/positions.py",
     "rules/validate.py",
     "rules/words.py",
+    "settled.py",
     "text/__init__.py",
     "text/shown.py",
     "text/templates.py",
@@ -198,7 +200,7 @@ def load_cached(
         os.close(place.fd)
 
 
-@attrs.frozen
+@frozen
 class _Folder:
     """The cache folder, opened and found trustworthy: every entry is reached
     through `fd`, so the folder checked is the folder used."""

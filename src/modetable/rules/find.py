@@ -15,9 +15,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Literal
 
-import attrs
-
 from modetable.errors import ModetableError
+from modetable.settled import frozen
 
 __all__ = [
     "BUNDLED_PARTS",
@@ -49,7 +48,7 @@ How = Literal["given", "environment", "here", "bundled"]
 _OWN_KEYS = frozenset({"format", "product"})
 
 
-@attrs.frozen
+@frozen
 class RulesPath:
     """A rules file found, how it was found, and whether it is the bundled copy
     itself (a file holding the same bytes: `holds_bundled_rules`)."""

@@ -16,6 +16,8 @@ from typing import Any
 
 import attrs
 
+from modetable.settled import frozen
+
 __all__ = [
     "Defines",
     "Params",
@@ -32,7 +34,7 @@ __all__ = [
 Params = tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
 
 
-@attrs.frozen
+@frozen
 class Defines:
     """The value (or mapping key) defines a name of `kind`, unique in the file.
 
@@ -43,7 +45,7 @@ class Defines:
     report_unused: bool = False
 
 
-@attrs.frozen
+@frozen
 class Ref:
     """The value (or mapping key) names something of `kind` defined elsewhere.
 
@@ -57,7 +59,7 @@ class Ref:
     params: Params | None = None
 
 
-@attrs.frozen
+@frozen
 class Template:
     """A `{name}` template whose placeholders come from `params`, or from the
     list in the sibling field `params_field` of the mapping holding it."""
@@ -66,7 +68,7 @@ class Template:
     params_field: str | None = None
 
 
-@attrs.frozen(eq=False)  # hashed by identity: type hints must be hashable
+@frozen(eq=False)  # hashed by identity: type hints must be hashable
 class Templates:
     """A mapping of templates the engine looks up by key: exactly these keys,
     each with the placeholders the engine fills."""

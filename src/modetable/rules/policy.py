@@ -32,7 +32,7 @@ from modetable.rules.model.modes import Component, Mode
 from modetable.rules.model.runtimes import RunFailure
 from modetable.rules.model.sources import Source
 from modetable.rules.words import SourceObject
-from modetable.settled import settled
+from modetable.settled import frozen, settled
 from modetable.text.templates import fill, go_quoted_inner
 from modetable.versions import Placement, in_force, parse_version, place
 
@@ -41,7 +41,7 @@ __all__ = ["PURPOSES", "Policy", "RuleSet", "SourcePlan", "load_ruleset"]
 PURPOSES = ("requested", "declared", "running")
 
 
-@attrs.frozen
+@frozen
 class SourcePlan:
     """A source as it applies to one component: its paths already expanded."""
 
@@ -70,7 +70,7 @@ class SourcePlan:
         return self.said or self.source.name or self.where_text
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 @settled  # shared across threads: nothing filled on first use
 class Policy:
     """The rules in force in one version.
@@ -236,7 +236,7 @@ class Policy:
         return isinstance(value, str) and value in self.modes_in_force
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class RuleSet:
     """A loaded rules file, for every version it knows."""
 

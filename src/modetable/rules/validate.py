@@ -50,6 +50,7 @@ from modetable.rules.words import (
     SelectionStep,
     Status,
 )
+from modetable.settled import frozen
 from modetable.text.shown import quote
 from modetable.text.templates import placeholders
 from modetable.versions import parse_version
@@ -62,7 +63,7 @@ _VERSION_REF = typing.Annotated[str, Ref("version")]
 
 # Where a name stands: the path of its node, and whether it is a mapping key.
 # Positions are looked up only when reported, to keep loading fast.
-@attrs.frozen
+@frozen
 class Definition:
     kind: str
     name: str
@@ -72,7 +73,7 @@ class Definition:
     report_unused: bool
 
 
-@attrs.frozen
+@frozen
 class Reference:
     kind: str
     name: str
@@ -82,7 +83,7 @@ class Reference:
     holder: Any  # the mapping holding the reference, as written
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Index:
     """Every name the file defines and every reference to one."""
 

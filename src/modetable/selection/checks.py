@@ -32,6 +32,7 @@ from modetable.selection.compare import Comparisons
 from modetable.selection.pending import waits_on
 from modetable.selection.rules import selection_rules
 from modetable.selection.sizes import SizeRange, distance, parse_size, within
+from modetable.settled import frozen
 from modetable.text.templates import fill
 from modetable.versions import describe_range, in_force
 
@@ -65,7 +66,7 @@ class CheckState(StrEnum):
     SKIPPED = "skipped"
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Context:
     """The InferenceService's side of every check, computed once.
 
@@ -115,7 +116,7 @@ def make_context(
     )
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class RuntimeView:
     """A runtime as the checks read it: its own spec when auto-selected, the
     spec merged with its inheritance chain when named."""
@@ -137,7 +138,7 @@ def runtime_view(policy: Policy, cluster: Cluster, runtime: Manifest, named: boo
     return RuntimeView(runtime=runtime, named=named, holder=holder, entries=entries)
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class CheckResult:
     """One check on one runtime: its verdict, reason and what it read."""
 
@@ -160,7 +161,7 @@ class CheckResult:
         return self.state == CheckState.FAILED
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Candidate:
     """A runtime assessed for an InferenceService (or a model)."""
 
@@ -354,7 +355,7 @@ class Prefilter(Enum):
         return self is not Prefilter.FORMAT_NAMES
 
 
-@attrs.frozen
+@frozen
 class Step:
     """One step: how it runs, what decides it (its memo key), and the index that
     can decide it up front for many runtimes, if any."""

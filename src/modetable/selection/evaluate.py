@@ -21,8 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
-import attrs
-
 from modetable.admission import Admission, Shown, admit
 from modetable.inputs.formats import ModelFacts, model_facts
 from modetable.inputs.manifests import Cluster, Manifest
@@ -44,6 +42,7 @@ from modetable.selection.checks import (
 )
 from modetable.selection.compare import Comparisons
 from modetable.selection.rules import selection_rules
+from modetable.settled import frozen
 
 __all__ = [
     "Direct",
@@ -111,7 +110,7 @@ class Strategy(Protocol):
         ...
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Direct:
     """Every step run when asked, nothing kept: the reference."""
 
@@ -159,7 +158,7 @@ class Direct:
         return admit(self.policy, isvc, cluster, selection=selection, result=result)
 
 
-@attrs.frozen
+@frozen
 class Ranked:
     """What the ranking reads of a runtime that qualifies (`scoring.rank_key`)."""
 
@@ -170,7 +169,7 @@ class Ranked:
     distance: float | None
 
 
-@attrs.frozen
+@frozen
 class Excluded:
     """What the no-runtime message reads of a runtime that failed a check (of a
     `Candidate`, when every candidate was assessed)."""

@@ -25,6 +25,7 @@ from modetable.selection.outcome import (
 from modetable.selection.pending import settled_hint
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import scope_order
+from modetable.settled import frozen
 
 __all__ = [
     "CLOSEST",
@@ -41,7 +42,7 @@ __all__ = [
 CLOSEST = 3
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Explanation:
     namespace: str
     model: Manifest
@@ -129,7 +130,7 @@ def _explain(
     )
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Brief:
     """What explain shows by default: the runtime picked (the first that
     qualifies) or, when none does, the few that came closest; every runtime the

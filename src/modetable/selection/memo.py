@@ -28,8 +28,6 @@ import json
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
-import attrs
-
 from modetable.admission import Admission, Shown, admit
 from modetable.admission.fields import field_plan
 from modetable.engine.index import RuntimeIndex, build_index, request_of
@@ -53,6 +51,7 @@ from modetable.selection.checks import (
 )
 from modetable.selection.compare import Comparisons
 from modetable.selection.rules import selection_rules
+from modetable.settled import frozen
 
 __all__ = ["MemoComparisons", "Memoised", "compared"]
 
@@ -77,7 +76,7 @@ def compared(value: Entry | ModelFacts) -> Hashable:
     )
 
 
-@attrs.frozen
+@frozen
 class _Keys:
     """What one InferenceService's steps read of it, each part interned or small."""
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import attrs
-
 from modetable.rules.model.selection import ModelVersions, VersionOperator
 from modetable.rules.words import VersionOutcome
+from modetable.settled import frozen
 
 __all__ = ["ModelVersion", "accepts", "parse", "refused_by_order"]
 
@@ -20,7 +19,7 @@ _MAX_NUMBER = 2**64  # the numbers are unsigned 64-bit in OME
 _MAX_DIGITS = len(str(_MAX_NUMBER))  # more digits overflow, however they start
 
 
-@attrs.frozen
+@frozen
 class ModelVersion:
     text: str
     prefix: str

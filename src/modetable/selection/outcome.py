@@ -53,6 +53,7 @@ from modetable.selection.pending import (
     waiting_fields,
 )
 from modetable.selection.rules import selection_rules
+from modetable.settled import frozen
 from modetable.versions import in_force
 
 __all__ = [
@@ -75,7 +76,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class Event:
     """An event the controller records; `outcome` is the selection outcome of
     the rules (`selection.outcomes`) that gives it."""
@@ -87,7 +88,7 @@ class Event:
     outcome: str | None = None
 
 
-@attrs.frozen
+@frozen
 class StatusCondition:
     """A Kubernetes status condition the outcome sets on the InferenceService."""
 
@@ -99,7 +100,7 @@ class StatusCondition:
     outcome: str | None = None  # the selection outcome of the rules that sets it
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Outcome:
     """What OME does with one InferenceService, and why.
 
@@ -166,7 +167,7 @@ class Outcome:
         return next((c for c in self.candidates if c.runtime is self.runtime), None)
 
 
-@attrs.frozen
+@frozen
 class ModelRef:
     """The model an InferenceService names."""
 
@@ -174,7 +175,7 @@ class ModelRef:
     kind: str
 
 
-@attrs.frozen
+@frozen
 class NamelessModelRef:
     """`spec.model` is there but names no model: `path` is where the name belongs."""
 
@@ -257,7 +258,7 @@ def _image_at(body: Any, path: str, fallback: Location) -> bool:
     return bool(read(body, path, str, fallback))
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class Case:
     """What `select` knows so far about one InferenceService."""
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
-
 from modetable.inputs.fields import read
 from modetable.inputs.formats import ModelFacts
 from modetable.inputs.manifests import Manifest
@@ -22,6 +20,7 @@ from modetable.rules.model.selection import AgentWait, SelectionCheck
 from modetable.rules.policy import Policy
 from modetable.rules.words import ModelField
 from modetable.selection.rules import selection_rules
+from modetable.settled import frozen
 
 __all__ = [
     "MISSING",
@@ -34,7 +33,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class PendingModel:
     """A model OME's model agent has yet to fill in, as an outcome shows it:
     the fields it lacks (as the model writes them), what OME answers until

@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 import re
 
-import attrs
-
 from modetable.rules.model.selection import Sizes
+from modetable.settled import frozen
 from modetable.text.templates import fill
 from modetable.versions import in_force
 
@@ -40,7 +39,7 @@ def parse_size(text: str, rules: Sizes) -> float:
     return parsed * multiplier
 
 
-@attrs.frozen
+@frozen
 class SizeRange:
     """A runtime's modelSizeRange as written; a bound is None when left out."""
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
+from modetable.settled import frozen
 from modetable.views.common import AdmissionView, RulesView
 from modetable.views.findings import FindingView
 
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["AdmitView"]
 
 
-@attrs.frozen
+@frozen
 class AdmitView:
     """What `modetable admit -o json` prints (docs/json.md)."""
 

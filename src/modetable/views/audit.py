@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from modetable.settled import frozen
 from modetable.views.baseline import BaselineEntryView
 from modetable.views.common import FLATTEN, RulesView, key, same_named
 from modetable.views.findings import FindingView
@@ -35,7 +36,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class IdentityView:
     """An InferenceService's namespace, name and where it is written: the
     first keys of an audit's item and of an upgrade's."""
@@ -49,7 +50,7 @@ class IdentityView:
         return cls(namespace=isvc.namespace, name=isvc.name, at=str(isvc.location))
 
 
-@attrs.frozen
+@frozen
 class ChangeView:
     """One thing in a spec that a mode move breaks, and what to do about it."""
 
@@ -68,7 +69,7 @@ class ChangeView:
         return same_named(cls, hit, owner=change.owner, message=change.message, at=at)
 
 
-@attrs.frozen
+@frozen
 class DeprecationView:
     """A component running in a deprecated mode, and the move to its replacement."""
 
@@ -85,7 +86,7 @@ class DeprecationView:
         return same_named(cls, deprecation, changes=changes)
 
 
-@attrs.frozen
+@frozen
 class SuppressedByView:
     """The exception that suppressed a finding: how it was given, its id, why,
     where it is written (None for `--ignore`)."""
@@ -96,7 +97,7 @@ class SuppressedByView:
     at: str | None
 
 
-@attrs.frozen
+@frozen
 class SuppressedView:
     """A finding an exception suppressed: the finding's fields, then the exception."""
 
@@ -110,7 +111,7 @@ class SuppressedView:
         return cls(FindingView.of(suppressed.finding), same_named(SuppressedByView, ignore, at=at))
 
 
-@attrs.frozen
+@frozen
 class IgnoreView:
     """An exception (`--ignore`, the config's, an object's annotation)."""
 
@@ -126,7 +127,7 @@ class IgnoreView:
         return same_named(cls, ignore, at=str(ignore.at) if ignore.at is not None else None)
 
 
-@attrs.frozen
+@frozen
 class BaselineView:
     """The baseline read: its file, and its entries no finding met (fixed),
     each as the baseline file writes it."""
@@ -139,7 +140,7 @@ class BaselineView:
         return cls(file, tuple(BaselineEntryView.of(e) for e in fixed))
 
 
-@attrs.frozen
+@frozen
 class AuditItemView:
     """One InferenceService of an audit: select's answer with its identity,
     problems, deprecations and findings; its candidates only when asked for
@@ -166,7 +167,7 @@ class AuditItemView:
         )
 
 
-@attrs.frozen
+@frozen
 class AuditSummaryView:
     """The counts at the end of an audit: InferenceServices by problem (a key
     each), result, component mode and most severe finding; every finding by
@@ -210,7 +211,7 @@ class AuditSummaryView:
         )
 
 
-@attrs.frozen
+@frozen
 class AuditTrailerView:
     """What follows an audit's `items`: made once every item is."""
 
@@ -241,7 +242,7 @@ class AuditTrailerView:
         )
 
 
-@attrs.frozen
+@frozen
 class AuditView:
     """What `modetable audit -o json` prints (docs/json.md), whole."""
 

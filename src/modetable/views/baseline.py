@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-import attrs
-
 from modetable.inputs.baseline import BASELINE_FORMAT, FORMAT_KEY, BaselineEntry
+from modetable.settled import frozen
 
 __all__ = ["BaselineEntryView", "baseline_document"]
 
 
-@attrs.frozen
+@frozen
 class BaselineEntryView:
     """An entry as the baseline file writes it (inputs/baseline.py's
     `ENTRY_KEYS`, in that order: tests/test_audit_baseline.py holds them equal)."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import attrs
 
+from modetable.settled import frozen
 from modetable.text.shown import escape
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def same_named(view: type[_View], source: object, **given: Any) -> _View:
     )
 
 
-@attrs.frozen
+@frozen
 class RulesView:
     """`"rules"` of every JSON output: the file read and the rules line used
     (None for a whole file)."""
@@ -73,7 +74,7 @@ class RulesView:
         return cls(path=escape(policy.file), version=line)
 
 
-@attrs.frozen
+@frozen
 class RuntimeView:
     """A runtime as the JSON contracts name it."""
 
@@ -89,7 +90,7 @@ class RuntimeView:
         return same_named(cls, runtime, read_from=str(runtime.read_from))
 
 
-@attrs.frozen
+@frozen
 class ObjectView:
     """An object (to fix, or a model used): its kind, namespace (None for a
     cluster-scoped one), name, where it is written and where it was read from."""
@@ -124,7 +125,7 @@ class ObjectView:
         return f"{self.namespace}/{self.name}" if self.namespace else self.name
 
 
-@attrs.frozen
+@frozen
 class ReadingView:
     """A source read for a mode, and why it was used or passed over."""
 
@@ -147,7 +148,7 @@ class ReadingView:
         )
 
 
-@attrs.frozen
+@frozen
 class ResolutionView:
     """A component's mode and the source that gave it; with the sources passed
     over when the answer traces them."""
@@ -162,7 +163,7 @@ class ResolutionView:
         return cls(mode=resolution.mode, source=resolution.source_label, passed_over=passed)
 
 
-@attrs.frozen
+@frozen
 class NotCheckedView:
     """A check in force that could not be decided offline, and why."""
 
@@ -170,7 +171,7 @@ class NotCheckedView:
     why: str
 
 
-@attrs.frozen
+@frozen
 class AdmissionView:
     """The `admission` object: the verdict as `kubectl apply` reports it."""
 
@@ -188,7 +189,7 @@ class AdmissionView:
         return same_named(cls, admission, not_checked=checks)
 
 
-@attrs.frozen
+@frozen
 class CandidateView:
     """A runtime assessed for an InferenceService or a model: whether it is
     compatible, the first check it fails and why, its score."""

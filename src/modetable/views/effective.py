@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
+from modetable.settled import frozen
 from modetable.views.common import ResolutionView, RulesView, RuntimeView
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["EffectiveView"]
 
 
-@attrs.frozen
+@frozen
 class EffectiveView:
     """What `modetable effective -o json` prints (docs/json.md)."""
 

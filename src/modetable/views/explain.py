@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from modetable.settled import frozen
 from modetable.views.common import OMIT_IF_NONE, CandidateView, ObjectView, RulesView
 from modetable.views.select import CheckView
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["ExplainView", "ModelView", "WhyView"]
 
 
-@attrs.frozen
+@frozen
 class ModelView:
     """The model the runtimes are checked against."""
 
@@ -27,7 +28,7 @@ class ModelView:
     read_from: str
 
 
-@attrs.frozen
+@frozen
 class WhyView:
     """`--why NAME`: every check on that runtime, in order."""
 
@@ -41,7 +42,7 @@ class WhyView:
         return cls(name=candidate.name, kind=candidate.kind, checks=checks)
 
 
-@attrs.frozen
+@frozen
 class ExplainView:
     """What `modetable explain -o json` prints (docs/json.md)."""
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
+from modetable.settled import frozen
 from modetable.text.shown import escape
 
 if TYPE_CHECKING:
@@ -16,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["FindingObjectView", "FindingView", "LocationView", "RelatedView"]
 
 
-@attrs.frozen
+@frozen
 class LocationView:
     """Where a finding is written."""
 
@@ -25,7 +24,7 @@ class LocationView:
     col: int
 
 
-@attrs.frozen
+@frozen
 class FindingObjectView:
     """The object a finding asks to fix; all None when its kind is not known."""
 
@@ -34,7 +33,7 @@ class FindingObjectView:
     name: str | None
 
 
-@attrs.frozen
+@frozen
 class RelatedView:
     """Another object's place the finding involves (the model, the runtime),
     and what is there."""
@@ -45,7 +44,7 @@ class RelatedView:
     label: str
 
 
-@attrs.frozen
+@frozen
 class FindingView:
     """One finding."""
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
-
+from modetable.settled import frozen
 from modetable.views.common import ResolutionView, RulesView
 
 if TYPE_CHECKING:
@@ -23,7 +22,7 @@ _ERROR = "error"
 _PASS = "pass"
 
 
-@attrs.frozen
+@frozen
 class ComponentMatchView:
     """One component's row of the matching table, and each side's mode."""
 
@@ -34,7 +33,7 @@ class ComponentMatchView:
     declared: ResolutionView
 
 
-@attrs.frozen
+@frozen
 class MatchedView:
     """One runtime against the InferenceService: `pass`, `reject` (the row that
     rejects and why) or `error` (its chain is broken: the reason)."""
@@ -94,7 +93,7 @@ class MatchedView:
         )
 
 
-@attrs.frozen
+@frozen
 class MatchView:
     """What `modetable match -o json` prints (docs/json.md)."""
 

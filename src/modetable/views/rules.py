@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from modetable.settled import frozen
 from modetable.views.common import OMIT_IF_NONE, RulesView, key, same_named
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class ProblemView:
     """A finding of the analysis, or a load error: its code, severity, place,
     the versions it holds in and its message."""
@@ -48,7 +49,7 @@ class ProblemView:
         )
 
 
-@attrs.frozen
+@frozen
 class ExamplesView:
     """The rules' examples run: how many, passed, failed."""
 
@@ -57,7 +58,7 @@ class ExamplesView:
     failed: int
 
 
-@attrs.frozen
+@frozen
 class RulesCheckView:
     """What `modetable rules check -o json` prints (docs/json.md)."""
 
@@ -70,7 +71,7 @@ class RulesCheckView:
     rules: RulesView
 
 
-@attrs.frozen
+@frozen
 class DiffChangeView:
     """One input combination whose outcome changes, and the rule behind it."""
 
@@ -80,7 +81,7 @@ class DiffChangeView:
     why: str
 
 
-@attrs.frozen
+@frozen
 class SectionView:
     """One decision compared over every input combination: what changes."""
 
@@ -103,7 +104,7 @@ class SectionView:
         )
 
 
-@attrs.frozen
+@frozen
 class ComparisonView:
     """Two sides compared: their labels and every decision's changes."""
 
@@ -112,7 +113,7 @@ class ComparisonView:
     sections: tuple[SectionView, ...]
 
 
-@attrs.frozen
+@frozen
 class DiffRulesView:
     """`"rules"` of a diff: the file read; with `--against`, the other file and
     the version compared (None for every version); else the two lines."""
@@ -124,7 +125,7 @@ class DiffRulesView:
     after: str | None = attrs.field(default=None, metadata={**key("to"), **OMIT_IF_NONE})
 
 
-@attrs.frozen
+@frozen
 class RulesDiffView:
     """What `modetable rules diff -o json` prints (docs/json.md): the last
     (newest) comparison's sections, then every comparison."""

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from modetable.settled import frozen
 from modetable.views.common import (
     OMIT_IF_NONE,
     AdmissionView,
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class EventView:
     """An event the controller records; `outcome`, the rules' selection
     outcome that gives it."""
@@ -47,7 +48,7 @@ class EventView:
     outcome: str | None
 
 
-@attrs.frozen
+@frozen
 class ConditionView:
     """A status condition the outcome sets on the InferenceService."""
 
@@ -59,7 +60,7 @@ class ConditionView:
     outcome: str | None
 
 
-@attrs.frozen
+@frozen
 class PendingView:
     """The model that waits for OME's model agent: the object, the fields it
     lacks, what OME answers until they are filled in, and (no runtime named)
@@ -77,7 +78,7 @@ class PendingView:
         return cls(ObjectView.of(pending.model), pending.fields, pending.answer, pending.runtimes)
 
 
-@attrs.frozen
+@frozen
 class OutcomeView:
     """The outcome OME reaches for an InferenceService: select's answer, and
     each audit item's; `candidates` left out when not asked for (an audit's)."""
@@ -151,7 +152,7 @@ class OutcomeView:
         return cls(**cls.fields_of(outcome, candidates=candidates))
 
 
-@attrs.frozen
+@frozen
 class SelectView(OutcomeView):
     """What `modetable select -o json` prints (docs/json.md): the outcome and
     the rules read."""
@@ -163,7 +164,7 @@ class SelectView(OutcomeView):
         return cls(**cls.fields_of(outcome), rules=RulesView.of(policy))
 
 
-@attrs.frozen
+@frozen
 class InputView:
     """What a check read: a name and its value; beside OME's text, the
     comparisons an ordering operator refused there, in words (the rules'
@@ -180,7 +181,7 @@ class InputView:
         return cls(what, value, said or None)
 
 
-@attrs.frozen
+@frozen
 class ComponentCheckView:
     """The deployment-mode check's decision for one component."""
 
@@ -190,7 +191,7 @@ class ComponentCheckView:
     declared: ResolutionView
 
 
-@attrs.frozen
+@frozen
 class CheckView:
     """One check on one runtime: its state, why it failed, what it read; why a
     skipped check did not run; the mode check's decision per component."""

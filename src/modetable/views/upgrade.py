@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from modetable.settled import frozen
 from modetable.views.audit import ChangeView, IdentityView
 from modetable.views.common import FLATTEN, ResolutionView, RulesView, key
 
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class ComparedRulesView:
     """`"rules"` of a comparison of two lines: the file read, and each side's
     line in `from` and `to` (none in `version`)."""
@@ -47,7 +48,7 @@ class ComparedRulesView:
         return cls(RulesView.of(ruleset), before.version, after.version)
 
 
-@attrs.frozen
+@frozen
 class FromTo:
     """A text before and after the upgrade (None where there is none)."""
 
@@ -55,7 +56,7 @@ class FromTo:
     after: str | None = attrs.field(metadata=key("to"))
 
 
-@attrs.frozen
+@frozen
 class UpgradeRuntimeView:
     """The runtime used on one side, and whether the InferenceService names it."""
 
@@ -72,7 +73,7 @@ class UpgradeRuntimeView:
         return cls(runtime.name, runtime.kind, str(runtime.read_from), audited.outcome.named)
 
 
-@attrs.frozen
+@frozen
 class RuntimeImpactView:
     """The runtime before and after, and why it changes."""
 
@@ -82,7 +83,7 @@ class RuntimeImpactView:
     why: tuple[str, ...]
 
 
-@attrs.frozen
+@frozen
 class PendingSideView:
     """On one side, the model waiting for OME's model agent: the fields it
     lacks and (no runtime named) the runtimes that could be picked."""
@@ -98,7 +99,7 @@ class PendingSideView:
         return cls(pending.fields, pending.runtimes)
 
 
-@attrs.frozen
+@frozen
 class PendingImpactView:
     """The model waiting for OME's model agent before and after (None where not)."""
 
@@ -106,7 +107,7 @@ class PendingImpactView:
     after: PendingSideView | None = attrs.field(metadata=key("to"))
 
 
-@attrs.frozen
+@frozen
 class ProblemsImpactView:
     """What OME would refuse or fail at, before and after; new and fixed."""
 
@@ -120,7 +121,7 @@ def _side(resolution: Resolution | None) -> ResolutionView | None:
     return None if resolution is None else ResolutionView.of(resolution, trace=False)
 
 
-@attrs.frozen
+@frozen
 class ComponentImpactView:
     """One component's mode before and after, why, and what the move changes."""
 
@@ -150,7 +151,7 @@ class ComponentImpactView:
         )
 
 
-@attrs.frozen
+@frozen
 class ImpactView:
     """One InferenceService before and after the upgrade."""
 
@@ -191,7 +192,7 @@ class ImpactView:
         )
 
 
-@attrs.frozen
+@frozen
 class UpgradeSummaryView:
     """The upgrade's counts: InferenceServices changed, breaking, moved from a
     mode to another per component, problems new and fixed."""
@@ -240,7 +241,7 @@ class UpgradeSummaryView:
         )
 
 
-@attrs.frozen
+@frozen
 class UpgradeTrailerView:
     """What follows the upgrade's `items`."""
 
@@ -248,7 +249,7 @@ class UpgradeTrailerView:
     rules: ComparedRulesView
 
 
-@attrs.frozen
+@frozen
 class UpgradeView:
     """What `modetable audit --from V --to V -o json` prints (docs/json.md), whole."""
 

@@ -28,11 +28,12 @@ from modetable.rules.model.runtimes import Inheritance, RunFailure, RuntimeAdmis
 from modetable.rules.model.selection import Selection
 from modetable.rules.model.sources import EXPLANATION_PARAMS, RunningMerge, Sources
 from modetable.rules.model.suppression import Suppression
+from modetable.settled import frozen
 
 __all__ = ["RuleFile"]
 
 
-@attrs.frozen
+@frozen
 class RuleFile:
     # The format this modetable reads; a file of another is refused, not guessed at
     # (docs/api.md, Versioning).

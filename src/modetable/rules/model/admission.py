@@ -22,6 +22,7 @@ from modetable.rules.model.rollout import (
     SoakMessages,
 )
 from modetable.rules.words import AdmissionCheck, AdmissionEmit, Stage, TestWord
+from modetable.settled import frozen
 
 __all__ = [
     "CHECK_BUILTINS",
@@ -74,7 +75,7 @@ def _case_message_params(case: Mapping[str, Any]) -> tuple[str, ...]:
 TestValue = bool | int | str
 
 
-@attrs.frozen
+@frozen
 class FieldTest:
     """One test on the InferenceService (`is`: admission/fields.py, TESTS).
 
@@ -94,7 +95,7 @@ class FieldTest:
     pattern: str | None = None
 
 
-@attrs.frozen
+@frozen
 class CheckValue:
     """A value a case passes its message: read at `field` (an integer printed as
     a number, a missing field as ""), the first of `sources` holding a non-empty
@@ -105,7 +106,7 @@ class CheckValue:
     text: str | None = None
 
 
-@attrs.frozen
+@frozen
 class CheckCase:
     """One way a `fields` check fails: when every test of `when` holds, the
     check gives `message`, passed the built-in values and `values`."""
@@ -115,7 +116,7 @@ class CheckCase:
     values: dict[str, CheckValue] = attrs.Factory(dict)
 
 
-@attrs.frozen
+@frozen
 class Undecided:
     """When a check's answer depends on the cluster's configuration, which
     modetable cannot see: when any test of `when` holds, or (a selection
@@ -131,7 +132,7 @@ class Undecided:
     after: tuple[Annotated[str, Ref("admission check")], ...] = ()
 
 
-@attrs.frozen
+@frozen
 class AdmissionRule:
     """One admission check, run in the list's order (admission/kinds.py says
     what each kind of `check` does with the fields it uses)."""

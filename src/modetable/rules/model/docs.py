@@ -18,6 +18,7 @@ from modetable.rules.words import (
     SourceObject,
     Status,
 )
+from modetable.settled import frozen
 
 __all__ = [
     "COUNTS_WORDS",
@@ -37,7 +38,7 @@ COUNTS_WORDS: Mapping[str, tuple[str, ...]] = {word.value: () for word in Counts
 PLACEHOLDER_WORDS: Mapping[str, tuple[str, ...]] = {word.value: () for word in ComponentPlaceholder}
 
 
-@attrs.frozen
+@frozen
 class Sentence:
     """A sentence of the docs, in force in some versions ({range}: "since v1.3")."""
 
@@ -46,7 +47,7 @@ class Sentence:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RejectionRow:
     when: str
     shows: tuple[Sentence, ...]
@@ -54,19 +55,19 @@ class RejectionRow:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RejectionTable:
     headers: tuple[str, ...]
     rows: tuple[RejectionRow, ...]
 
 
-@attrs.frozen
+@frozen
 class DocsSide:
     purpose: MatchInput
     label: str
 
 
-@attrs.frozen
+@frozen
 class DeclarationTable:
     headers: tuple[str, ...]
     sides: tuple[DocsSide, ...]
@@ -75,13 +76,13 @@ class DeclarationTable:
     ahead_of: Annotated[str, Template(("sources",))]
 
 
-@attrs.frozen
+@frozen
 class MatchingTable:
     component: ComponentName
     result: str
 
 
-@attrs.frozen
+@frozen
 class AdmissionTable:
     """How the admission checks' table reads: its headers; what follows a
     per-component check ({components}), a warning, a check not decided offline
@@ -97,7 +98,7 @@ class AdmissionTable:
     crd_schema_texts: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class FindingIds:
     """How the page of finding ids reads (region finding-ids); each entry's
     text is also SARIF's help for the id (where the page is hosted is the
@@ -107,7 +108,7 @@ class FindingIds:
     help: Annotated[str, Template(("help",))]
 
 
-@attrs.frozen
+@frozen
 class Docs:
     """The words `modetable docs` puts around the rules in the generated regions."""
 

@@ -9,6 +9,7 @@ import attrs
 from modetable.rules.kinds import Ref
 from modetable.rules.model.names import ComponentName, ModeName
 from modetable.rules.words import ModeSourceFinding, SchemaError, Severity
+from modetable.settled import frozen
 
 __all__ = [
     "MODE_FINDING_PARAMS",
@@ -42,7 +43,7 @@ MODE_SOURCE_PARAMS = (
 )
 
 
-@attrs.frozen
+@frozen
 class FindingKind:
     """How bad one kind of finding is, what it means (SARIF's rule text) and
     what to do about it (SARIF's help, the page of finding ids)."""
@@ -52,7 +53,7 @@ class FindingKind:
     help: str | None = None
 
 
-@attrs.frozen
+@frozen
 class ModeFinding:
     """A component running in a mode whose status asks for attention."""
 
@@ -62,7 +63,7 @@ class ModeFinding:
     help: str | None = None
 
 
-@attrs.frozen
+@frozen
 class ModeSourceKind:
     """A mode value a source passes over, or the runtime's overriding the
     one asked for (`mode_source`)."""
@@ -73,7 +74,7 @@ class ModeSourceKind:
     help: str | None = None
 
 
-@attrs.frozen
+@frozen
 class ManifestFindings:
     """Findings about the manifests themselves, not about one InferenceService."""
 
@@ -83,7 +84,7 @@ class ManifestFindings:
     denied: FindingKind | None = None
 
 
-@attrs.frozen
+@frozen
 class Findings:
     """Each kind of finding by the rule behind it, grouped by the section the
     rule's id comes from; a finding's id is `GROUP/KEY`."""

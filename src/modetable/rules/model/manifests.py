@@ -4,22 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import attrs
-
 from modetable.rules.kinds import Defines, Templates
 from modetable.rules.model.names import SCOPE_WORDS
 from modetable.rules.words import Scope
+from modetable.settled import frozen
 
 __all__ = ["KindRef", "Manifests", "ModelAgent"]
 
 
-@attrs.frozen
+@frozen
 class KindRef:
     kind: Annotated[str, Defines("kind")]
     scope: Scope
 
 
-@attrs.frozen
+@frozen
 class Manifests:
     list_kind: str
     scope_labels: Annotated[dict[str, str], Templates(SCOPE_WORDS)]
@@ -36,7 +35,7 @@ class Manifests:
     live_fields: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class ModelAgent:
     """OME's model agent: the fields of a BaseModel or ClusterBaseModel it
     fills in once it has read the model's files, each only where unset."""

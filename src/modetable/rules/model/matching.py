@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import attrs
-
 from modetable.rules.kinds import Defines, Ref, Template, Templates
 from modetable.rules.model.names import PATH_PARAMS, ModeName
 from modetable.rules.words import ConditionWord, HitPolicy
+from modetable.settled import frozen
 
 __all__ = ["CONDITION_WORDS", "ROW_MESSAGE_PARAMS", "Example", "Matching", "Row", "RowCondition"]
 
@@ -19,7 +18,7 @@ RowCondition = Annotated[str, Ref("mode", also=CONDITION_WORDS)] | tuple[ModeNam
 ROW_MESSAGE_PARAMS = ("component", "runtime_mode", "isvc_mode")
 
 
-@attrs.frozen
+@frozen
 class Row:
     id: Annotated[str, Defines("row")]
     requested: RowCondition
@@ -33,7 +32,7 @@ class Row:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Example:
     """A row of the table as a test: these inputs give `outcome`, from `row`.
 
@@ -50,7 +49,7 @@ class Example:
     docs: bool = True
 
 
-@attrs.frozen
+@frozen
 class Matching:
     hit_policy: HitPolicy
     inputs: Annotated[

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import attrs
-
 from modetable.rules.kinds import Template
 from modetable.rules.words import Origin
+from modetable.settled import frozen
 
 __all__ = ["Message"]
 
 
-@attrs.frozen
+@frozen
 class Message:
     """A message, verbatim; `params` lists what modetable passes it, and every
     `{placeholder}` of the text must be one of them."""

@@ -11,11 +11,12 @@ import attrs
 from modetable.rules.kinds import Defines
 from modetable.rules.model.names import MessageKey, ModeName
 from modetable.rules.words import Compared, Status
+from modetable.settled import frozen
 
 __all__ = ["Component", "Mode", "ModeMove", "MoveBreak", "StatusChange"]
 
 
-@attrs.frozen
+@frozen
 class StatusChange:
     """A mode's status in some versions (`since` the version that deprecated it,
     say); no two of a mode's changes hold in one version."""
@@ -26,7 +27,7 @@ class StatusChange:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Mode:
     """A valid mode value. `status` (and `replacement`) hold in every version
     none of `statuses` holds in."""
@@ -40,7 +41,7 @@ class Mode:
     statuses: tuple[StatusChange, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class Component:
     name: Annotated[str, Defines("component")]
     isvc_field: str
@@ -49,7 +50,7 @@ class Component:
     runs_in: tuple[ModeName, ...]
 
 
-@attrs.frozen
+@frozen
 class MoveBreak:
     """Names (starting with `prefix`) that stop working after a mode move."""
 
@@ -58,7 +59,7 @@ class MoveBreak:
     replacements: dict[str, str] = attrs.Factory(dict)
 
 
-@attrs.frozen
+@frozen
 class ModeMove:
     """A component's move from one mode to another: what breaks, what stays behind."""
 

@@ -10,6 +10,7 @@ import attrs
 
 from modetable.rules.kinds import Ref
 from modetable.rules.model.names import ComponentName
+from modetable.settled import frozen
 
 __all__ = [
     "Bounds",
@@ -22,7 +23,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class RolloutFields:
     """Where an InferenceService's rollout groups are (`groups`, a path) and
     what a group's fields, a canary plan's and a step's are called (OME's
@@ -77,7 +78,7 @@ _STEP = ("group", "step")
 _METRIC = ("group", "step", "metric", "name")
 
 
-@attrs.frozen
+@frozen
 class CanaryMessages:
     """The texts of OME's ValidateCanary, by what each says (admission/rollout.py)."""
 
@@ -111,7 +112,7 @@ class CanaryMessages:
     maintain_ratio: Annotated[str, Ref("message", params=_GROUP)]
 
 
-@attrs.frozen
+@frozen
 class CoordinationMessages:
     """The texts of OME's ValidateCoordination up to its mode check, by what each says."""
 
@@ -128,7 +129,7 @@ class CoordinationMessages:
 _BUDGET = ("group", "budget", "value")
 
 
-@attrs.frozen
+@frozen
 class BudgetMessages:
     """The texts of OME's validateBudgetIntOrString on a rollingUpdate group's
     budget (`{budget}`: its field's name), by what each says."""
@@ -139,7 +140,7 @@ class BudgetMessages:
     percent_range: Annotated[str, Ref("message", params=_BUDGET)]
 
 
-@attrs.frozen
+@frozen
 class Bounds:
     """The integers a value must stay within (`min`, `max`; either may be open)."""
 
@@ -147,7 +148,7 @@ class Bounds:
     max: int | None = None
 
 
-@attrs.frozen
+@frozen
 class SoakMessages:
     """The texts of OME's validateSoakOnlyWhenSequenced, by what each says."""
 
@@ -155,7 +156,7 @@ class SoakMessages:
     not_sequenced: Annotated[str, Ref("message", params=_GROUP)]
 
 
-@attrs.frozen
+@frozen
 class OrderingMessages:
     """The texts of OME's ValidateRolloutOrderingEnforced: a group's `order`,
     then a list of groups whose order would be dropped (`{shape}`: what the

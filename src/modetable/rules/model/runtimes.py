@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import attrs
-
 from modetable.rules.kinds import Defines, Ref
 from modetable.rules.model.names import ComponentName, KindName, ModeName
 from modetable.rules.words import RuntimeCheckKind
+from modetable.settled import frozen
 
 __all__ = [
     "Inheritance",
@@ -24,7 +23,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+@frozen
 class RunFailure:
     id: Annotated[str, Defines("run failure")]
     components: tuple[ComponentName, ...]
@@ -34,14 +33,14 @@ class RunFailure:
     stops_later: bool = False
 
 
-@attrs.frozen
+@frozen
 class InheritanceMessages:
     parent_missing: Annotated[str, Ref("message", params=("parent", "chain"))]
     cycle: Annotated[str, Ref("message", params=("chain",))]
     too_deep: Annotated[str, Ref("message", params=("max", "chain"))]
 
 
-@attrs.frozen
+@frozen
 class RefLookup:
     order: tuple[KindName, ...]
     kind: KindName | None = None
@@ -49,7 +48,7 @@ class RefLookup:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RuntimeRef:
     name: str
     kind: str
@@ -58,7 +57,7 @@ class RuntimeRef:
     lookups: tuple[RefLookup, ...]
 
 
-@attrs.frozen
+@frozen
 class RuntimeWebhook:
     """The validating webhook of one runtime kind: its name in kubectl's denial
     and the word its messages name the kind by."""
@@ -68,7 +67,7 @@ class RuntimeWebhook:
     kind_word: str
 
 
-@attrs.frozen
+@frozen
 class RuntimeCheck:
     """One check of the ServingRuntime webhook on apply."""
 
@@ -84,7 +83,7 @@ class RuntimeCheck:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RuntimeAdmission:
     """The ServingRuntime webhook on apply: a runtime it denies never exists,
     so no InferenceService gets it. A disabled runtime is admitted before the
@@ -96,7 +95,7 @@ class RuntimeAdmission:
     not_modelled: Annotated[str, Ref("message", params=())]
 
 
-@attrs.frozen
+@frozen
 class Inheritance:
     annotation: str
     max_chain: int

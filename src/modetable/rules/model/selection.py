@@ -23,6 +23,7 @@ from modetable.rules.words import (
     Stage,
     VersionOutcome,
 )
+from modetable.settled import frozen
 
 __all__ = [
     "AGENT_PARAMS",
@@ -75,7 +76,7 @@ EXPLAIN_WORDS: Mapping[str, tuple[str, ...]] = {
 AGENT_PARAMS = ("kind", "name", "fields", "who", "answer")
 
 
-@attrs.frozen
+@frozen
 class ModelRefFields:
     """Where an InferenceService names its model, and how the model is found."""
 
@@ -98,7 +99,7 @@ class ModelRefFields:
     )
 
 
-@attrs.frozen
+@frozen
 class ModelFields:
     format: str
     framework: str
@@ -110,7 +111,7 @@ class ModelFields:
     distribution: str | None = None
 
 
-@attrs.frozen
+@frozen
 class ShardedModels:
     """A model whose distribution is `value` cannot be served (since `since`)."""
 
@@ -119,7 +120,7 @@ class ShardedModels:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class RuntimeFields:
     disabled: str
     entries: str
@@ -129,7 +130,7 @@ class RuntimeFields:
     accelerator_classes: str
 
 
-@attrs.frozen
+@frozen
 class EntryFields:
     format: str
     framework: str
@@ -140,7 +141,7 @@ class EntryFields:
     priority: str
 
 
-@attrs.frozen
+@frozen
 class SpecFields:
     """The fields of a modelFormat or modelFramework (entry's and model's)."""
 
@@ -150,7 +151,7 @@ class SpecFields:
     weight: str
 
 
-@attrs.frozen
+@frozen
 class WebhookSelects:
     """The webhook runs selection only with `requires` and no runner image of
     its own (any of `own_image_any`, or all of `own_image_all`)."""
@@ -160,7 +161,7 @@ class WebhookSelects:
     own_image_all: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class SelectionCheck:
     id: Annotated[str, Defines("selection check")]
     check: SelectionStep
@@ -173,7 +174,7 @@ class SelectionCheck:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class VersionOperator:
     accepts: tuple[VersionOutcome, ...]
     same_shape: bool = False
@@ -181,7 +182,7 @@ class VersionOperator:
     symbol: str | None = None
 
 
-@attrs.frozen
+@frozen
 class ModelVersions:
     prefixes: tuple[str, ...]
     max_parts: int
@@ -192,14 +193,14 @@ class ModelVersions:
     suffixed: VersionOperator
 
 
-@attrs.frozen
+@frozen
 class FormatLabel:
     prefix: str
     separator: str
     parts: tuple[LabelPart, ...]
 
 
-@attrs.frozen
+@frozen
 class Pipeline:
     class_name: str
     components: tuple[str, ...]
@@ -208,7 +209,7 @@ class Pipeline:
     absent: str
 
 
-@attrs.frozen
+@frozen
 class Formats:
     label: FormatLabel
     differences: tuple[Difference, ...]
@@ -219,7 +220,7 @@ class Formats:
     pipeline: Pipeline
 
 
-@attrs.frozen
+@frozen
 class Sizes:
     units: dict[str, int]
     unparsed: int
@@ -229,26 +230,26 @@ class Sizes:
     range: Annotated[str, Template(("min", "max"))]
 
 
-@attrs.frozen
+@frozen
 class Weight:
     default: int
     zero_counts_as: int
 
 
-@attrs.frozen
+@frozen
 class Score:
     format_weight: Weight
     framework_weight: Weight
     default_priority: int
 
 
-@attrs.frozen
+@frozen
 class NoRuntimeMessage:
     separator: str
     item_separator: str
 
 
-@attrs.frozen
+@frozen
 class Effect:
     """One thing an outcome shows: a warning, a denial, an event, a condition,
     or the message saying why no runtime is used (select's `message`)."""
@@ -266,7 +267,7 @@ class Effect:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class AgentField:
     """A model field OME's model agent fills in where the model leaves it empty."""
 
@@ -278,7 +279,7 @@ class AgentField:
     optional: bool = False
 
 
-@attrs.frozen
+@frozen
 class AgentWait:
     """How selection reads a model OME's model agent has yet to fill in (the
     top-level `model_agent` lists every field the agent fills; `fields` are
@@ -311,7 +312,7 @@ class AgentWait:
     skipped_hint: Annotated[str, Ref("message", params=("fields",))]
 
 
-@attrs.frozen
+@frozen
 class ExplainTable:
     columns: tuple[str, ...]
     yes: str
@@ -322,7 +323,7 @@ class ExplainTable:
     resources: dict[str, str] = attrs.Factory(dict)
 
 
-@attrs.frozen
+@frozen
 class Selection:
     model_ref: ModelRefFields
     model: ModelFields

@@ -12,6 +12,7 @@ import attrs
 from modetable.rules.kinds import Defines, Ref, Template
 from modetable.rules.model.names import ComponentName, ModeName, PathTemplate, SourceId
 from modetable.rules.words import Counts, Purpose, SourceEffect, SourceObject
+from modetable.settled import frozen
 
 __all__ = ["EXPLANATION_PARAMS", "RunningMerge", "Source", "SourceDocs", "SourceExample", "Sources"]
 
@@ -32,7 +33,7 @@ EXPLANATION_PARAMS: Mapping[str, tuple[str, ...]] = {
 }
 
 
-@attrs.frozen
+@frozen
 class SourceDocs:
     """How the docs' "where each side declares a mode" table shows a source.
 
@@ -48,7 +49,7 @@ class SourceDocs:
     range_note: bool = True
 
 
-@attrs.frozen
+@frozen
 class Source:
     """One place a mode can come from.
 
@@ -82,7 +83,7 @@ class Source:
         return self.name or self.id
 
 
-@attrs.frozen
+@frozen
 class SourceExample:
     """Values in the places a purpose's sources read, as a test: the mode that
     results for `component`, and the source that must decide it (`none`: no
@@ -101,7 +102,7 @@ class SourceExample:
     until: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Sources:
     requested: tuple[Source, ...]
     declared: tuple[Source, ...]
@@ -109,7 +110,7 @@ class Sources:
     examples: tuple[SourceExample, ...] = ()
 
 
-@attrs.frozen
+@frozen
 class RunningMerge:
     source: PathTemplate = attrs.field(metadata={"yaml_key": "from"})
     into: PathTemplate

@@ -4,12 +4,12 @@ audit's findings with it (modetable's own annotation, as kube-linter's
 
 from __future__ import annotations
 
-import attrs
+from modetable.settled import frozen
 
 __all__ = ["Suppression"]
 
 
-@attrs.frozen
+@frozen
 class Suppression:
     """The annotation's key, and how its value reads: a line per exception,
     finding ids (globs) separated by `ids_separator`, then `reason_separator`
