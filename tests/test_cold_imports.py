@@ -16,7 +16,8 @@ from conftest import EXAMPLES, ROOT
 # zipfile, csv, tempfile...); cattrs, the loader and the validator build rules
 # the cache already holds; importlib.resources finds a bundled file the cache
 # names; uuid, decimal and difflib serve only a field of format uuid, a float
-# written as Go writes it and a misspelt field's suggestions.
+# written as Go writes it and a misspelt field's suggestions; the memoised
+# evaluator and its indexes serve the fleet's audit.
 NOT_NEEDED = (
     "cattrs",
     "decimal",
@@ -24,8 +25,11 @@ NOT_NEEDED = (
     "email",
     "importlib.metadata",
     "importlib.resources",
+    "modetable.engine.compiled",
+    "modetable.engine.index",
     "modetable.rules.load",
     "modetable.rules.validate",
+    "modetable.selection.memo",
     "tabulate",
     "uuid",
     "zipfile",

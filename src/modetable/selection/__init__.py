@@ -20,6 +20,8 @@ are its own business, and tests/test_public_surface.py holds the audit to it):
   findings use it too).
 """
 
+from typing import TYPE_CHECKING, Any
+
 from modetable.inputs.fields import read as read_field
 from modetable.inputs.formats import Entry, ModelFacts, model_facts
 from modetable.selection.checks import (
@@ -30,10 +32,12 @@ from modetable.selection.checks import (
     make_context,
 )
 from modetable.selection.evaluate import Evaluator, assess
-from modetable.selection.memo import Memoised
 from modetable.selection.outcome import Event, Outcome, StatusCondition, did_you_mean, select
 from modetable.selection.rules import selection_rules
 from modetable.selection.scoring import rank_key
+
+if TYPE_CHECKING:
+    from modetable.selection.memo import Memoised
 
 __all__ = [
     "Candidate",
@@ -56,3 +60,13 @@ __all__ = [
     "select",
     "selection_rules",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`Memoised`, imported when first asked for: only a fleet's audit uses it,
+    and its indexes' modules are a cold `select`'s cost (issue 27)."""
+    if name == "Memoised":
+        from modetable.selection.memo import Memoised
+
+        return Memoised
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
