@@ -102,6 +102,30 @@ def test_a_second_load_is_read_from_the_cache_and_equals_the_first(folder, rules
     assert second.at("v1.2.2").modes_in_force.keys() == first.at("v1.2.2").modes_in_force.keys()
 
 
+def test_a_process_unpickles_an_entry_once_and_still_checks_it_each_load(
+    folder, rules_copy, parses, monkeypatch
+):
+    """The Python API called in a loop: the entry read again is the one this
+    process already made from those bytes (the same objects, no unpickling),
+    while the folder, the entry and its header are checked on every load."""
+    unpickled: list[int] = []
+    real = cache._loads
+    monkeypatch.setattr(cache, "_loads", lambda payload: unpickled.append(1) or real(payload))
+    cache._entry.cache_clear()
+    load_ruleset(rules_copy)  # parsed and kept
+    second = load_ruleset(rules_copy)
+    third = load_ruleset(rules_copy)
+    assert (parses.count, len(unpickled)) == (1, 1)
+    assert third.rules is second.rules and third.document is second.document
+    # An entry others may write is refused on the next load all the same.
+    (entry,) = _entries(folder)
+    entry.chmod(0o666)
+    said: list[str] = []
+    load_ruleset(rules_copy, said.append)
+    assert said == [f"the rules cache entry {entry} is writable by everyone; not used"]
+    assert parses.count == 2
+
+
 def test_without_the_cache_nothing_is_written_and_every_load_parses(
     folder, rules_copy, parses, monkeypatch
 ):

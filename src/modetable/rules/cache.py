@@ -322,16 +322,30 @@ def _read(
     if payload is None:
         return None
     try:
-        found = _loads(payload)
-        if not isinstance(found, tuple) or len(found) != 3:
-            raise TypeError("not an entry")
-        rules, document, charges = found
-        if not (isinstance(rules, RuleFile) and isinstance(document, dict)):
-            raise TypeError("not rules")
-        return rules, document, [_charge(*charge) for charge in charges]
+        rules, document, charges = _entry(payload)
     except Exception:
         said(f"the rules cache entry {path} does not hold loaded rules; not used")
         return None
+    return rules, document, list(charges)
+
+
+# A process that loads the same rules again (the Python API called in a loop, a
+# server) gets the entry it already made from these very bytes: every check on
+# the folder, the entry file and its header above still runs each time; only
+# the unpickling is not done twice. The rules are frozen and their document is
+# only read (positions), so sharing them is safe; a few entries are kept, for
+# a process that switches between versions' rules files.
+@functools.lru_cache(maxsize=8)
+def _entry(payload: bytes) -> tuple[RuleFile, Any, tuple[tuple[int, Location], ...]]:
+    """The rules, document and charges of an entry's payload; raises for a
+    payload that does not hold them."""
+    found = _loads(payload)
+    if not isinstance(found, tuple) or len(found) != 3:
+        raise TypeError("not an entry")
+    rules, document, charges = found
+    if not (isinstance(rules, RuleFile) and isinstance(document, dict)):
+        raise TypeError("not rules")
+    return rules, document, tuple(_charge(*charge) for charge in charges)
 
 
 class _Refused(Exception):
