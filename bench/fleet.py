@@ -14,6 +14,7 @@ annotation, a decoder or router, or name their runtime. A seed makes it repeatab
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
@@ -312,6 +313,12 @@ def write_fleet(fleet: Fleet, out: Path) -> list[Path]:
 def as_list(fleet: Fleet) -> str:
     """The fleet as `kubectl get ... -A -o yaml` prints it: one List."""
     return _dump([{"apiVersion": "v1", "kind": "List", "items": fleet.documents()}])
+
+
+def as_json_list(fleet: Fleet) -> str:
+    """The fleet as `kubectl get ... -A -o json` prints it: one List."""
+    listed = {"apiVersion": "v1", "items": fleet.documents(), "kind": "List", "metadata": {}}
+    return json.dumps(listed, indent=4) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,7 +59,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import platform
 import random
@@ -77,7 +76,7 @@ ROOT = HERE.parent
 EXAMPLES = ROOT / "examples"
 sys.path.insert(0, str(HERE))
 
-from fleet import Fleet, write_fleet  # noqa: E402
+from fleet import Fleet, as_json_list, write_fleet  # noqa: E402
 
 # (benchmark, measured, baseline, ratio, goal, met)
 Row = tuple[str, str, str, str, str, str]
@@ -448,10 +447,8 @@ def _json_fleet(folder: Path, isvcs: int, runtimes: int) -> Path:
     """The same fleet as one file, as `kubectl get -o json` writes a List."""
     out = folder / f"fleet-{isvcs}x{runtimes}-json"
     if not out.exists():
-        documents = Fleet(isvcs, runtimes).build().documents()
         out.mkdir(parents=True)
-        listed = {"apiVersion": "v1", "items": documents, "kind": "List", "metadata": {}}
-        (out / "cluster.json").write_text(json.dumps(listed, indent=4) + "\n")
+        (out / "cluster.json").write_text(as_json_list(Fleet(isvcs, runtimes).build()))
     return out
 
 
