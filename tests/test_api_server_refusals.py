@@ -8,33 +8,13 @@ from __future__ import annotations
 import pytest
 from conftest import CATALOG, need, write
 
-QUANTITY = (
-    r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|"
-    r"([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$"
-)
+# The schema check's own manifests and texts, here as the commands answer them.
+from test_schema_check import EXAONE, GLM, ISVC, QUANTITY, RUNTIME
+
 STRICT = (
     ": under kubectl's default field validation (Strict) the API server refuses the object; "
     "under Warn it drops the field with a warning, so the field has no effect either way"
 )
-
-ISVC = """\
-apiVersion: ome.io/v1beta1
-kind: InferenceService
-metadata:
-  name: llama
-  namespace: demo
-spec:
-  model:
-    name: llama-3
-"""
-
-RUNTIME = """\
-apiVersion: ome.io/v1beta1
-kind: ClusterServingRuntime
-metadata:
-  name: srt
-spec:
-"""
 
 MODEL = """\
 apiVersion: ome.io/v1beta1
@@ -271,10 +251,6 @@ def test_an_object_the_api_server_refuses_is_left_out_of_the_audit(cli, tmp_path
     assert [f["object"] for f in document["manifest_findings"]] == [
         {"kind": "InferenceService", "namespace": "demo", "name": "llama"}
     ]
-
-
-EXAONE = "inferenceservices/LGAI-EXAONE/exaone-3-5-7-8b-instruct-isvc.yaml"
-GLM = "inferenceservices/zai-org/glm-4-5v.yaml"
 
 
 def _catalog_findings(cli, version: str) -> list[tuple[str, str, str, str]]:
