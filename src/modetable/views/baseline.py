@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from modetable.inputs.baseline import BASELINE_FORMAT, FORMAT_KEY, BaselineEntry
 from modetable.settled import frozen
+from modetable.views.common import same_named
 
 __all__ = ["BaselineEntryView", "baseline_document"]
 
@@ -27,9 +28,7 @@ class BaselineEntryView:
 
     @classmethod
     def of(cls, entry: BaselineEntry) -> BaselineEntryView:
-        return cls(
-            entry.fingerprint, entry.id, entry.severity, entry.subject, entry.object, entry.message
-        )
+        return same_named(cls, entry)
 
 
 def baseline_document(entries: Iterable[BaselineEntry]) -> str:
