@@ -90,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="modetable-tests-pycache-")
-    saved = {name: os.environ.get(name) for name in _BYTECODE_VARIABLES}
+    saved = {name: os.environ.get(name) for name in BYTECODE_CACHE_VARIABLES}
     os.environ["PYTHONPYCACHEPREFIX"] = folder
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
@@ -105,7 +105,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(restore)
 
 
-_BYTECODE_VARIABLES = ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")
+# What a test giving a child an environment of its own passes on to share the cache.
+BYTECODE_CACHE_VARIABLES = ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")
 # For a process run under a file size limit (RLIMIT_FSIZE): it reads the run's
 # bytecode cache but writes none, since a file it wrote would be cut at the
 # limit and break the import of that module in every later process.
