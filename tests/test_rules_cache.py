@@ -180,7 +180,7 @@ def _reference_errors(path: Path) -> list[str]:
 
 def _damaged(valid: bytes) -> dict[str, bytes]:
     """Entries that must not be used: each is rebuilt."""
-    other_version = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 2\n", b" 1\n"), 1)
+    other_version = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 3\n", b" 2\n"), 1)
     prefix_end = len(valid) - len(pickle.dumps(None))  # the payload is at least this long
     return {
         "empty": b"",
@@ -585,13 +585,39 @@ def test_a_planted_pickle_runs_nothing_and_the_rules_are_rebuilt(
     assert entry.read_bytes() == valid
 
 
+@pytest.mark.parametrize("kind", [*PLANTED, "not a document"])
+def test_a_planted_document_runs_nothing_and_is_read_from_the_rules(
+    folder, rules_copy, parses, tmp_path, kind
+):
+    """The entry's document is pickled on its own and unpickled when first read,
+    by the same unpickler: one planted there runs nothing either, and the
+    document comes from the rules file instead."""
+    reference = load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    valid = entry.read_bytes()
+    rules, document, charges = pickle.loads(valid[_prefix_length(valid) :])
+    assert pickle.loads(document) == reference.document
+    marker = tmp_path / "ran"
+    planted = pickle.dumps(["a list"]) if kind == "not a document" else _planted(kind, marker)
+    entry.write_bytes(valid[: _prefix_length(valid)] + pickle.dumps((rules, planted, charges)))
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
+    assert (parses.count, said) == (1, [])  # the rules read from the entry
+    assert again.rules == reference.rules
+    assert again.document == reference.document
+    assert again.locate("modes", 1, "name") == reference.locate("modes", 1, "name")
+    assert not marker.exists()
+    assert said == [f"the rules cache entry {entry} does not hold loaded rules; not used"]
+    assert parses.count == 2
+
+
 def test_the_header_is_compared_before_the_payload_is_unpickled(
     folder, rules_copy, parses, tmp_path, monkeypatch
 ):
     load_ruleset(rules_copy)
     (entry,) = _entries(folder)
     valid = entry.read_bytes()
-    another = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 2\n", b" 1\n"), 1)
+    another = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 3\n", b" 2\n"), 1)
     entry.write_bytes(another[: _prefix_length(valid)] + _planted("os.system", tmp_path / "ran"))
     loads: list[bytes] = []
 

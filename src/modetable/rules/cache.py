@@ -9,7 +9,10 @@ libraries they use), the path as given (messages carry it), and the rules
 file's bytes; then the pickled `(RuleFile, document, charges)`, `charges` being
 what loading the file spent of the run's alias budget, spent again when the
 entry serves, so every limit of a run counts the same with or without the
-cache. An entry made from anything else is ignored and rebuilt. Only rules
+cache. The document (the YAML tree with every position, three quarters of
+the entry) is pickled on its own inside it and unpickled only when first
+read (`Deferred`): only a message about a place in the rules needs it, and a
+cold command names none. An entry made from anything else is ignored and rebuilt. Only rules
 that loaded without error are written, so every error comes from the loader
 itself, whatever the cache holds.
 
@@ -64,6 +67,7 @@ __all__ = [
     "LIBRARIES",
     "MAX_ENTRY_BYTES",
     "MODULES",
+    "Deferred",
     "Warn",
     "cache_folder",
     "entry_name",
@@ -73,7 +77,7 @@ __all__ = [
 
 CACHE_VARIABLE = "MODETABLE_CACHE"  # "0" turns the cache off
 FOLDER_VARIABLE = "MODETABLE_CACHE_DIR"
-FORMAT = b"modetable rules cache 2\n"
+FORMAT = b"modetable rules cache 3\n"
 
 # The bundled rules (100 KB) make an entry of about 0.3 MB; a file larger than
 # this at an entry's name is refused by its size, unread, and rules whose entry
@@ -168,9 +172,10 @@ def load_cached(
     warn: Warn | None = None,
 ) -> tuple[RuleFile, Any]:
     """What `parse()` gives for the rules file `file` holding `data`: from the
-    cache when an entry made from exactly these inputs is there, else parsed
-    (raising what the loader raises) and then kept. A folder or entry refused
-    is said once to `warn` (a line without `modetable: warning: `)."""
+    cache when an entry made from exactly these inputs is there (the document
+    then a `Deferred`, read when first asked for), else parsed (raising what
+    the loader raises) and then kept. A folder or entry refused is said once
+    to `warn` (a line without `modetable: warning: `)."""
     folder = cache_folder()
     if folder is None:
         return parse()
@@ -188,16 +193,51 @@ def load_cached(
     try:
         found = _read(place, name, header, said)
         if found is not None:
-            rules, document, charges = found
+            rules, blob, charges = found
             charge_again(charges)
-            return rules, document
+            return rules, Deferred(blob, str(place.path / name), parse, said)
         with charges_recorded() as recorded:
             loaded = parse()
         charges = tuple((n, at.file, at.line, at.col, at.field) for n, at in recorded)
-        _write(place, name, header, (*loaded, charges))
+        rules, document = loaded
+        _write(place, name, header, (rules, document, charges))
         return loaded
     finally:
         os.close(place.fd)
+
+
+@frozen(eq=False)
+class Deferred:
+    """An entry's document, unpickled (by the same restricted unpickler) when
+    first read; the same object each time for the same entry. A document that
+    does not unpickle (an entry written by something else) is said to `said`
+    and read from the rules file again through `parse`."""
+
+    blob: bytes
+    entry: str
+    parse: Callable[[], tuple[RuleFile, Any]]
+    said: Warn
+    # The document read from the rules file, once, when the entry's is refused.
+    _parsed: list[Any] = attrs.field(factory=list, init=False)
+
+    def read(self) -> Any:
+        if self._parsed:
+            return self._parsed[0]
+        try:
+            return _document(self.blob)
+        except Exception:
+            self.said(f"the rules cache entry {self.entry} does not hold loaded rules; not used")
+            document = self.parse()[1]
+            self._parsed.append(document)
+            return self._parsed[0]
+
+
+@functools.lru_cache(maxsize=8)
+def _document(blob: bytes) -> Any:
+    document = _loads(blob)
+    if not isinstance(document, dict):
+        raise TypeError("not a document")
+    return document
 
 
 @frozen
@@ -308,9 +348,9 @@ def _make_folder(folder: Path) -> bool:
 
 def _read(
     place: _Folder, name: str, header: list[bytes], said: Warn
-) -> tuple[RuleFile, Any, list[tuple[int, Location]]] | None:
-    """The entry's rules, document and charges when it was made from `header`;
-    None for an entry absent, made from anything else, or refused (said)."""
+) -> tuple[RuleFile, bytes, list[tuple[int, Location]]] | None:
+    """The entry's rules, pickled document and charges when it was made from
+    `header`; None for an entry absent, made from anything else, or refused (said)."""
     path = place.path / name
     try:
         payload = _payload(place, name, header)
@@ -336,14 +376,14 @@ def _read(
 # only read (positions), so sharing them is safe; a few entries are kept, for
 # a process that switches between versions' rules files.
 @functools.lru_cache(maxsize=8)
-def _entry(payload: bytes) -> tuple[RuleFile, Any, tuple[tuple[int, Location], ...]]:
-    """The rules, document and charges of an entry's payload; raises for a
-    payload that does not hold them."""
+def _entry(payload: bytes) -> tuple[RuleFile, bytes, tuple[tuple[int, Location], ...]]:
+    """The rules, pickled document and charges of an entry's payload; raises
+    for a payload that does not hold them."""
     found = _loads(payload)
     if not isinstance(found, tuple) or len(found) != 3:
         raise TypeError("not an entry")
     rules, document, charges = found
-    if not (isinstance(rules, RuleFile) and isinstance(document, dict)):
+    if not (isinstance(rules, RuleFile) and type(document) is bytes):
         raise TypeError("not rules")
     return rules, document, tuple(_charge(*charge) for charge in charges)
 
@@ -443,8 +483,9 @@ def _allowed() -> dict[tuple[str, str], type]:
 
 def _write(place: _Folder, name: str, header: list[bytes], entry: tuple[Any, ...]) -> None:
     """Keep `entry` under `name`; any failure only means no cache."""
+    rules, document, charges = entry
     try:
-        blob = b"".join(header) + _dumps(entry)
+        blob = b"".join(header) + _dumps((rules, _dumps(document), charges))
     except Exception:
         return
     if len(blob) > MAX_ENTRY_BYTES:
