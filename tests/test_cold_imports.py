@@ -17,19 +17,23 @@ from conftest import EXAMPLES, ROOT
 # the cache already holds; importlib.resources finds a bundled file the cache
 # names; uuid, decimal and difflib serve only a field of format uuid, a float
 # written as Go writes it and a misspelt field's suggestions; the memoised
-# evaluator and its indexes serve the fleet's audit.
+# evaluator and its indexes serve the fleet's audit; shutil (with zlib, bz2 and
+# lzma) gave argparse the terminal's width.
 NOT_NEEDED = (
+    "bz2",
     "cattrs",
     "decimal",
     "difflib",
     "email",
     "importlib.metadata",
     "importlib.resources",
+    "lzma",
     "modetable.engine.compiled",
     "modetable.engine.index",
     "modetable.rules.load",
     "modetable.rules.validate",
     "modetable.selection.memo",
+    "shutil",
     "tabulate",
     "uuid",
     "zipfile",
