@@ -70,3 +70,66 @@ def test_options_and_an_own_repr_are_kept():
             return "own"
 
     assert repr(Own("a")) == "own"
+
+
+def _compared():
+    """The same class made by attrs and by `frozen`: a field of each kind attrs'
+    equality and hash treat apart (compared, left out, compared by a key, left
+    out of the hash only)."""
+
+    def make(decorate):
+        @decorate
+        class Value:
+            name: str
+            items: tuple = ()
+            ignored: int = attrs.field(default=0, eq=False)
+            word: str = attrs.field(default="x", eq=str.lower)
+            unhashed: int = attrs.field(default=1, hash=False)
+
+        return Value
+
+    return make(attrs.frozen), make(frozen)
+
+
+def test_equality_and_hash_are_written_as_attrs_writes_them():
+    by_attrs, by_frozen = _compared()
+    assert attrs.fields(by_frozen) == attrs.fields(by_attrs)
+    cases = [("a",), ("a", (1, "x"), 3, "X", 4), ("a", (), 9, "x", 1), ("b",), ("a", (), 0, "y")]
+    for left in cases:
+        # attrs' hash: a constant of the class (its module and qualified name) and the fields
+        assert hash(by_frozen(*left)) == hash(by_attrs(*left))
+        for right in cases:
+            assert (by_frozen(*left) == by_frozen(*right)) is (by_attrs(*left) == by_attrs(*right))
+            assert (by_frozen(*left) != by_frozen(*right)) is (by_attrs(*left) != by_attrs(*right))
+    assert by_frozen("a").__eq__(by_attrs("a")) is NotImplemented
+    nan = float("nan")
+    assert (by_frozen("a", (nan,)) == by_frozen("a", (nan,))) is (
+        by_attrs("a", (nan,)) == by_attrs("a", (nan,))
+    )
+
+
+def test_equality_is_compiled_when_first_used():
+    """Until a value is compared or hashed its class holds stand-ins, which
+    put attrs' methods on the class at the first call (a cold command never
+    compares most of its classes' values)."""
+    _by_attrs, by_frozen = _compared()
+    stand_in = by_frozen.__hash__
+    assert hash(by_frozen("a")) == hash(by_frozen("a"))
+    assert by_frozen.__hash__ is not stand_in
+    assert by_frozen.__eq__.__qualname__.endswith("Value.__eq__")
+    assert {by_frozen("a"), by_frozen("a", (), 5)} == {by_frozen("a")}
+
+
+def test_a_subclass_compares_its_own_fields():
+    @frozen
+    class Base:
+        name: str
+
+    @frozen
+    class Derived(Base):
+        extra: int = 0
+
+    assert Derived("a", 1) != Derived("a", 2)
+    assert Derived("a", 1) == Derived("a", 1)
+    assert Base("a") != Derived("a")
+    assert hash(Derived("a", 1)) == hash(Derived("a", 1))

@@ -180,7 +180,7 @@ def _reference_errors(path: Path) -> list[str]:
 
 def _damaged(valid: bytes) -> dict[str, bytes]:
     """Entries that must not be used: each is rebuilt."""
-    other_version = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 2\n", b" 1\n"), 1)
+    other_version = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 3\n", b" 2\n"), 1)
     prefix_end = len(valid) - len(pickle.dumps(None))  # the payload is at least this long
     return {
         "empty": b"",
@@ -585,13 +585,54 @@ def test_a_planted_pickle_runs_nothing_and_the_rules_are_rebuilt(
     assert entry.read_bytes() == valid
 
 
+@pytest.mark.parametrize("place", ["document", "findings"])
+@pytest.mark.parametrize("kind", [*PLANTED, "not a document"])
+def test_a_planted_document_or_section_runs_nothing_and_is_read_from_the_rules(
+    folder, rules_copy, parses, tmp_path, kind, place
+):
+    """The entry's document, and each section no command about one
+    InferenceService reads, is pickled on its own and unpickled when first
+    read, by the same unpickler: one planted there runs nothing either, and is
+    read from the rules file instead."""
+    reference = load_ruleset(rules_copy)
+    (entry,) = _entries(folder)
+    valid = entry.read_bytes()
+    rules, later, document, charges = pickle.loads(valid[_prefix_length(valid) :])
+    assert tuple(later) == ("docs", "findings", "suppression")
+    assert rules.docs is rules.findings is rules.suppression is None
+    assert pickle.loads(document) == reference.document
+    assert pickle.loads(later["findings"]) == reference.rules.findings
+    marker = tmp_path / "ran"
+    planted = pickle.dumps(["a list"]) if kind == "not a document" else _planted(kind, marker)
+    if place == "document":
+        document = planted
+    else:
+        later = {**later, place: planted}
+    entry.write_bytes(
+        valid[: _prefix_length(valid)] + pickle.dumps((rules, later, document, charges))
+    )
+    said: list[str] = []
+    again = load_ruleset(rules_copy, said.append)
+    assert (parses.count, said) == (1, [])  # the rules read from the entry
+    assert again.rules.components == reference.rules.components
+    if place == "document" or kind != "not a document":
+        assert again.document == reference.document
+        assert again.rules == reference.rules
+        assert again.locate("modes", 1, "name") == reference.locate("modes", 1, "name")
+        assert not marker.exists()
+        assert said == [f"the rules cache entry {entry} does not hold loaded rules; not used"]
+        assert parses.count == 2
+    else:  # data of the rules' own classes, only not what was kept: held as read
+        assert again.rules.findings == ["a list"]
+
+
 def test_the_header_is_compared_before_the_payload_is_unpickled(
     folder, rules_copy, parses, tmp_path, monkeypatch
 ):
     load_ruleset(rules_copy)
     (entry,) = _entries(folder)
     valid = entry.read_bytes()
-    another = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 2\n", b" 1\n"), 1)
+    another = valid.replace(cache.FORMAT, cache.FORMAT.replace(b" 3\n", b" 2\n"), 1)
     entry.write_bytes(another[: _prefix_length(valid)] + _planted("os.system", tmp_path / "ran"))
     loads: list[bytes] = []
 
@@ -615,8 +656,12 @@ def test_only_the_rules_classes_may_be_made():
     from modetable.rules import model, words
     from modetable.rules.model.selection import Selection
 
-    allowed = set(cache._allowed().values())
+    modules = [*cache._MODEL, words.__name__, yamlio.__name__]
+    allowed = {kind for module in modules for kind in cache._allowed(module).values()}
     assert {RuleFile, Selection, words.SelectionStep} <= allowed and {YamlMap, YamlList} <= allowed
+    assert {"modetable.rules.model.docs", "modetable.rules.model.findings"} <= cache._MODEL
+    for other in ("os", "builtins", "modetable.rules.cache", "modetable.rules.model.nothing"):
+        assert cache._allowed(other) == {}
     containers = (YamlMap, YamlList)
     classes = [k for k in allowed if k not in containers and not issubclass(k, enum.Enum)]
     enums = [k for k in allowed if k not in containers and issubclass(k, enum.Enum)]

@@ -49,11 +49,22 @@ def _cattrs_imported(cache: Path, *argv: str) -> bool:
     return done.stderr.splitlines()[-1] == "True"
 
 
-@pytest.mark.parametrize("command", ["select", "match", "effective", "admit", "explain"])
-def test_a_table_does_not_import_cattrs_and_a_document_does(warm_cache, command):
+# The commands about one InferenceService write their documents by walking the
+# view (`views.document`, a cold start's); explain's comes from the converter.
+@pytest.mark.parametrize(
+    ("command", "document_imports"),
+    [
+        ("select", False),
+        ("match", False),
+        ("effective", False),
+        ("admit", False),
+        ("explain", True),
+    ],
+)
+def test_a_table_does_not_import_cattrs_and_a_document_may(warm_cache, command, document_imports):
     argv = (command, "--isvc", ISVC, "examples/")
     assert _cattrs_imported(warm_cache, *argv) is False
-    assert _cattrs_imported(warm_cache, *argv, "-o", "json") is True
+    assert _cattrs_imported(warm_cache, *argv, "-o", "json") is document_imports
 
 
 def _explain(why=None) -> ExplainView:

@@ -127,6 +127,12 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every option added (to check its
+        # metavar), and the formatter imports shutil (with zlib, bz2, lzma) for
+        # the terminal's width: given here, the width is the same without it.
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+
     def parse_known_args(  # type: ignore[override]
         self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
@@ -142,6 +148,21 @@ class _Parser(argparse.ArgumentParser):
         setattr(parsed, operands.dest, [*before, *args[at + 1 :]])
         setattr(parsed, ENDED_OPTIONS, True)
         return parsed, extras
+
+
+def _columns() -> int:
+    """What `shutil.get_terminal_size().columns` gives: $COLUMNS when a positive
+    number, else the width of the terminal on standard output, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 def _operands_of(parser: argparse.ArgumentParser) -> argparse.Action | None:

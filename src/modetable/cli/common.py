@@ -342,9 +342,9 @@ def answer_isvc(
     answer = decide(policy, cluster, isvc)
     if args.output != "table":
         from modetable.output.render import dump
-        from modetable.views.converter import unstructure
+        from modetable.views.document import document
 
-        dump(unstructure(answer.view), args.output, io.stdout)
+        dump(document(answer.view), args.output, io.stdout)
     else:
         io.stdout.write(rules_note(policy))
         write_table(policy, isvc, answer)

@@ -28,6 +28,7 @@ repositories at their v0.35.0 tags):
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -90,6 +91,10 @@ __all__ = [
     "name_messages",
     "namespace_messages",
 ]
+
+# A pattern compiled when first used, not when the module is imported (a cold
+# start's cost: docs/performance.md).
+_compiled = functools.cache(re.compile)
 
 # field.ErrorType.String() for the types a schema check gives.
 REQUIRED = "Required value"
@@ -163,11 +168,6 @@ LABEL_VALUE_MESSAGE = (
 )
 ANNOTATIONS_SIZE_LIMIT = 256 * (1 << 10)
 
-_DNS_LABEL = re.compile(DNS_LABEL_FORMAT)
-_DNS_SUBDOMAIN = re.compile(DNS_SUBDOMAIN_FORMAT)
-_LABEL_KEY = re.compile(LABEL_KEY_FORMAT)
-_LABEL_VALUE = re.compile(LABEL_VALUE_FORMAT)
-
 
 def _max_len(length: int) -> str:
     return f"must be no more than {length} characters"
@@ -187,15 +187,15 @@ def _too_long(value: str, length: int) -> list[str]:
 
 def _dns_subdomain(value: str) -> list[str]:
     errors = _too_long(value, 253)
-    if not _DNS_SUBDOMAIN.fullmatch(value):
+    if not _compiled(DNS_SUBDOMAIN_FORMAT).fullmatch(value):
         errors.append(_regex_error(DNS_SUBDOMAIN_MESSAGE, DNS_SUBDOMAIN_FORMAT, "example.com"))
     return errors
 
 
 def _dns_label(value: str) -> list[str]:
     errors = _too_long(value, 63)
-    if not _DNS_LABEL.fullmatch(value):
-        if _DNS_SUBDOMAIN.fullmatch(value):
+    if not _compiled(DNS_LABEL_FORMAT).fullmatch(value):
+        if _compiled(DNS_SUBDOMAIN_FORMAT).fullmatch(value):
             errors.append("must not contain dots")
         else:
             errors.append(_regex_error(DNS_LABEL_MESSAGE, DNS_LABEL_FORMAT, "my-name", "123-abc"))
@@ -241,7 +241,7 @@ def label_key_messages(key: str) -> list[str]:
         errors.append("name part must be non-empty")
     elif len(name.encode("utf-8")) > 63:
         errors.append("name part " + _max_len(63))
-    if not _LABEL_KEY.fullmatch(name):
+    if not _compiled(LABEL_KEY_FORMAT).fullmatch(name):
         errors.append(
             "name part "
             + _regex_error(LABEL_KEY_MESSAGE, LABEL_KEY_FORMAT, "MyName", "my.name", "123-abc")
@@ -252,7 +252,7 @@ def label_key_messages(key: str) -> list[str]:
 def label_value_messages(value: str) -> list[str]:
     """content.IsLabelValue."""
     errors = _too_long(value, 63)
-    if not _LABEL_VALUE.fullmatch(value):
+    if not _compiled(LABEL_VALUE_FORMAT).fullmatch(value):
         errors.append(
             _regex_error(LABEL_VALUE_MESSAGE, LABEL_VALUE_FORMAT, "MyValue", "my_value", "12345")
         )

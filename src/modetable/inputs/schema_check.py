@@ -22,9 +22,7 @@ wrong type, ownerReferences, finalizers and managedFields, and the
 
 from __future__ import annotations
 
-import base64
-import datetime
-import ipaddress
+import functools
 import re
 from typing import Any
 
@@ -44,6 +42,10 @@ __all__ = [
     "kubectl_message",
     "server_message",
 ]
+
+# A pattern compiled when first used, not when the module is imported (a cold
+# start's cost: docs/performance.md).
+_compiled = functools.cache(re.compile)
 
 
 @frozen
@@ -209,7 +211,7 @@ def _types(node: dict[str, Any]) -> list[str]:
     return [node["type"]] if "type" in node else []
 
 
-_RFC3339 = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
+_RFC3339 = r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
 
 
 def _valid_format(name: str, value: str) -> bool | None:
@@ -217,23 +219,35 @@ def _valid_format(name: str, value: str) -> bool | None:
     for a format not modelled here (then not checked)."""
     try:
         if name in ("date-time", "datetime"):
-            if not _RFC3339.fullmatch(value):
+            import datetime  # here, as every module a format alone needs
+
+            if not _compiled(_RFC3339).fullmatch(value):
                 return False
             datetime.datetime.fromisoformat(value.replace("z", "Z").replace("t", "T"))
             return True
         if name == "date":
+            import datetime
+
             datetime.date.fromisoformat(value)
             return len(value) == 10
         if name == "byte":
+            import base64
+
             base64.b64decode(value, validate=True)
             return True
         if name == "ipv4":
+            import ipaddress
+
             ipaddress.IPv4Address(value)
             return True
         if name == "ipv6":
+            import ipaddress
+
             ipaddress.IPv6Address(value)
             return True
         if name == "cidr":
+            import ipaddress
+
             ipaddress.ip_network(value, strict=False)
             return "/" in value
         if name in ("uuid", "uuid3", "uuid4", "uuid5"):
@@ -250,7 +264,7 @@ def _valid_format(name: str, value: str) -> bool | None:
 
 # The words of a field's name: camelCase humps, runs of capitals (`apiURL`),
 # digits; `_`, `-` and `.` only part them.
-_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_WORDS = r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+"
 # At most this many names suggested; difflib's cutoff for a misspelling.
 _SUGGESTED = 3
 _SPELLING = 0.6
@@ -284,7 +298,7 @@ def closest_fields(key: str, names: list[str]) -> tuple[str, ...]:
 
 
 def _words_of(name: str) -> tuple[str, ...]:
-    return tuple(word.casefold() for word in _WORDS.findall(name))
+    return tuple(word.casefold() for word in _compiled(_WORDS).findall(name))
 
 
 def _contains(one: tuple[str, ...], other: tuple[str, ...]) -> bool:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import TYPE_CHECKING
@@ -11,6 +12,10 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 __all__ = ["go_duration_nanoseconds", "go_parses_float"]
+
+# A pattern compiled when first used, not when the module is imported (a cold
+# start's cost: docs/performance.md).
+_compiled = functools.cache(re.compile)
 
 _UNITS = {
     "ns": 1,
@@ -22,7 +27,7 @@ _UNITS = {
     "m": 60_000_000_000,
     "h": 3_600_000_000_000,
 }
-_PART = re.compile(r"([0-9]*(?:\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)")
+_PART = r"([0-9]*(?:\.[0-9]*)?)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)"
 
 
 def go_duration_nanoseconds(text: str) -> Fraction | None:
@@ -40,7 +45,7 @@ def go_duration_nanoseconds(text: str) -> Fraction | None:
     total = Fraction(0)
     position = 0
     while position < len(body):
-        match = _PART.match(body, position)
+        match = _compiled(_PART).match(body, position)
         if match is None or match.end() == position:
             return None
         number, unit = match.groups()
@@ -51,19 +56,19 @@ def go_duration_nanoseconds(text: str) -> Fraction | None:
     return sign * total
 
 
-_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
-_HEX = re.compile(r"[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+")
-_SPECIAL = re.compile(r"[+-]?(inf|infinity)|nan", re.IGNORECASE)
+_DECIMAL = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"
+_HEX = r"[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+"
+_SPECIAL = r"(?i:[+-]?(inf|infinity)|nan)"
 
 
 def go_parses_float(text: str) -> bool:
     """Whether strconv.ParseFloat(text, 64) succeeds: a decimal or hexadecimal
     number within float64's range, or inf/infinity (signed) or nan."""
-    if _SPECIAL.fullmatch(text):
+    if _compiled(_SPECIAL).fullmatch(text):
         return True
-    if _DECIMAL.fullmatch(text):
+    if _compiled(_DECIMAL).fullmatch(text):
         return math.isfinite(float(text))
-    if _HEX.fullmatch(text):
+    if _compiled(_HEX).fullmatch(text):
         sign = -1.0 if text.startswith("-") else 1.0
         try:
             return math.isfinite(sign * float.fromhex(text.lstrip("+-")))

@@ -25,6 +25,7 @@ written as JSON, and generated JSON.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -36,13 +37,17 @@ from modetable.parsing.yamlio import YamlList, YamlMap, item_position, key_posit
 
 __all__ = ["load_json", "looks_like_json"]
 
+# A pattern compiled when first used, not when the module is imported (a cold
+# start's cost: docs/performance.md).
+_compiled = functools.cache(re.compile)
+
 # Where a value or a key begins (structural characters other than `{` and `[`,
 # and whitespace, are skipped): the tokens, in document order.
-_STARTS = re.compile(r'"(?:[^"\\]|\\.)*"|[{\[]|[-0-9][-+.0-9eE]*|true|false|null')
+_STARTS = r'"(?:[^"\\]|\\.)*"|[{\[]|[-0-9][-+.0-9eE]*|true|false|null'
 # What yamlio would read differently or refuse: tabs and line breaks YAML counts
 # (or refuses) otherwise, characters outside YAML's printable set, escaped
 # surrogates (libyaml refuses them; json joins pairs).
-_UNLIKE_YAML = re.compile(
+_UNLIKE_YAML = (
     "[\t\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]"
     r"|\\u[dD][89a-fA-F]"
 )
@@ -60,7 +65,7 @@ def looks_like_json(text: str) -> bool:
 def load_json(text: str, file_name: str) -> list[tuple[Any, Location]] | None:
     """The one document of `text`, as `yamlio.load_documents` gives it, or None
     when yamlio must read it (see the module's docstring)."""
-    if not looks_like_json(text) or _UNLIKE_YAML.search(text):
+    if not looks_like_json(text) or _compiled(_UNLIKE_YAML).search(text):
         return None
     try:
         tree = json.loads(
@@ -113,7 +118,7 @@ class _Builder:
 
     def __init__(self, text: str, file_name: str) -> None:
         self.file = file_name
-        self.starts: Iterator[int] = (m.start() for m in _STARTS.finditer(text))
+        self.starts: Iterator[int] = (m.start() for m in _compiled(_STARTS).finditer(text))
         self.breaks = [m.start() for m in re.finditer("\n", text)]
         self.built = 0
 

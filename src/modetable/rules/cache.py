@@ -9,7 +9,13 @@ libraries they use), the path as given (messages carry it), and the rules
 file's bytes; then the pickled `(RuleFile, document, charges)`, `charges` being
 what loading the file spent of the run's alias budget, spent again when the
 entry serves, so every limit of a run counts the same with or without the
-cache. An entry made from anything else is ignored and rebuilt. Only rules
+cache. The document (the YAML tree with every position, three quarters of
+the entry) is pickled on its own inside it and unpickled only when first
+read (`Deferred`): only a message about a place in the rules needs it, and a
+cold command names none. So are the sections no command about one
+InferenceService reads (`model.LATER_SECTIONS`: docs, findings,
+suppression), each unpickled, and its classes made, when the rules are first
+asked for it (`model.defer`). An entry made from anything else is ignored and rebuilt. Only rules
 that loaded without error are written, so every error comes from the loader
 itself, whatever the cache holds.
 
@@ -54,7 +60,7 @@ import attrs
 
 from modetable.__about__ import __version__
 from modetable.errors import Location
-from modetable.rules.model import RuleFile
+from modetable.rules.model import LATER_SECTIONS, RuleFile, defer
 from modetable.settled import frozen
 
 __all__ = [
@@ -64,6 +70,7 @@ __all__ = [
     "LIBRARIES",
     "MAX_ENTRY_BYTES",
     "MODULES",
+    "Deferred",
     "Warn",
     "cache_folder",
     "entry_name",
@@ -73,7 +80,7 @@ __all__ = [
 
 CACHE_VARIABLE = "MODETABLE_CACHE"  # "0" turns the cache off
 FOLDER_VARIABLE = "MODETABLE_CACHE_DIR"
-FORMAT = b"modetable rules cache 2\n"
+FORMAT = b"modetable rules cache 3\n"
 
 # The bundled rules (100 KB) make an entry of about 0.3 MB; a file larger than
 # this at an entry's name is refused by its size, unread, and rules whose entry
@@ -168,9 +175,10 @@ def load_cached(
     warn: Warn | None = None,
 ) -> tuple[RuleFile, Any]:
     """What `parse()` gives for the rules file `file` holding `data`: from the
-    cache when an entry made from exactly these inputs is there, else parsed
-    (raising what the loader raises) and then kept. A folder or entry refused
-    is said once to `warn` (a line without `modetable: warning: `)."""
+    cache when an entry made from exactly these inputs is there (the document
+    then a `Deferred`, read when first asked for), else parsed (raising what
+    the loader raises) and then kept. A folder or entry refused is said once
+    to `warn` (a line without `modetable: warning: `)."""
     folder = cache_folder()
     if folder is None:
         return parse()
@@ -188,16 +196,71 @@ def load_cached(
     try:
         found = _read(place, name, header, said)
         if found is not None:
-            rules, document, charges = found
+            rules, blob, charges, refused = found
+            refused.entry, refused.parse, refused.said = str(place.path / name), parse, said
             charge_again(charges)
-            return rules, document
+            return rules, Deferred(blob, str(place.path / name), parse, said)
         with charges_recorded() as recorded:
             loaded = parse()
         charges = tuple((n, at.file, at.line, at.col, at.field) for n, at in recorded)
-        _write(place, name, header, (*loaded, charges))
+        rules, document = loaded
+        _write(place, name, header, (rules, document, charges))
         return loaded
     finally:
         os.close(place.fd)
+
+
+@frozen(eq=False)
+class Deferred:
+    """An entry's document, unpickled (by the same restricted unpickler) when
+    first read; the same object each time for the same entry. A document that
+    does not unpickle (an entry written by something else) is said to `said`
+    and read from the rules file again through `parse`."""
+
+    blob: bytes
+    entry: str
+    parse: Callable[[], tuple[RuleFile, Any]]
+    said: Warn
+    # The document read from the rules file, once, when the entry's is refused.
+    _parsed: list[Any] = attrs.field(factory=list, init=False)
+
+    def read(self) -> Any:
+        if self._parsed:
+            return self._parsed[0]
+        try:
+            return _document(self.blob)
+        except Exception:
+            self.said(f"the rules cache entry {self.entry} does not hold loaded rules; not used")
+            document = self.parse()[1]
+            self._parsed.append(document)
+            return self._parsed[0]
+
+
+class _Refusal:
+    """What a section of an entry that does not unpickle is read from instead:
+    the rules file, through the last load's `parse` (said to its `said`)."""
+
+    def __init__(self) -> None:
+        self.entry = ""
+        self.parse: Callable[[], tuple[RuleFile, Any]] | None = None
+        self.said: Warn = lambda _text: None
+
+    def section(self, blob: bytes, name: str) -> Any:
+        try:
+            return _loads(blob)
+        except Exception:
+            self.said(f"the rules cache entry {self.entry} does not hold loaded rules; not used")
+            if self.parse is None:
+                raise
+            return getattr(self.parse()[0], name)
+
+
+@functools.lru_cache(maxsize=8)
+def _document(blob: bytes) -> Any:
+    document = _loads(blob)
+    if not isinstance(document, dict):
+        raise TypeError("not a document")
+    return document
 
 
 @frozen
@@ -308,9 +371,9 @@ def _make_folder(folder: Path) -> bool:
 
 def _read(
     place: _Folder, name: str, header: list[bytes], said: Warn
-) -> tuple[RuleFile, Any, list[tuple[int, Location]]] | None:
-    """The entry's rules, document and charges when it was made from `header`;
-    None for an entry absent, made from anything else, or refused (said)."""
+) -> tuple[RuleFile, bytes, list[tuple[int, Location]], _Refusal] | None:
+    """The entry's rules, pickled document and charges when it was made from
+    `header`; None for an entry absent, made from anything else, or refused (said)."""
     path = place.path / name
     try:
         payload = _payload(place, name, header)
@@ -322,11 +385,11 @@ def _read(
     if payload is None:
         return None
     try:
-        rules, document, charges = _entry(payload)
+        rules, document, charges, refused = _entry(payload)
     except Exception:
         said(f"the rules cache entry {path} does not hold loaded rules; not used")
         return None
-    return rules, document, list(charges)
+    return rules, document, list(charges), refused
 
 
 # A process that loads the same rules again (the Python API called in a loop, a
@@ -336,16 +399,25 @@ def _read(
 # only read (positions), so sharing them is safe; a few entries are kept, for
 # a process that switches between versions' rules files.
 @functools.lru_cache(maxsize=8)
-def _entry(payload: bytes) -> tuple[RuleFile, Any, tuple[tuple[int, Location], ...]]:
-    """The rules, document and charges of an entry's payload; raises for a
-    payload that does not hold them."""
+def _entry(
+    payload: bytes,
+) -> tuple[RuleFile, bytes, tuple[tuple[int, Location], ...], _Refusal]:
+    """The rules (their later sections deferred), pickled document and charges
+    of an entry's payload; raises for a payload that does not hold them."""
     found = _loads(payload)
-    if not isinstance(found, tuple) or len(found) != 3:
+    if not isinstance(found, tuple) or len(found) != 4:
         raise TypeError("not an entry")
-    rules, document, charges = found
-    if not (isinstance(rules, RuleFile) and isinstance(document, dict)):
+    rules, later, document, charges = found
+    if not (isinstance(rules, RuleFile) and type(document) is bytes):
         raise TypeError("not rules")
-    return rules, document, tuple(_charge(*charge) for charge in charges)
+    if not (type(later) is dict and tuple(later) == LATER_SECTIONS):
+        raise TypeError("not rules")
+    if any(type(blob) is not bytes or getattr(rules, n) is not None for n, blob in later.items()):
+        raise TypeError("not rules")
+    charged = tuple(_charge(*charge) for charge in charges)
+    refused = _Refusal()
+    sections = {n: functools.partial(refused.section, blob, n) for n, blob in later.items()}
+    return defer(rules, sections), document, charged, refused
 
 
 class _Refused(Exception):
@@ -404,47 +476,59 @@ class _Unpickler(pickle.Unpickler):
     anything else was not written by modetable and is refused."""
 
     def find_class(self, module: str, name: str) -> Any:
-        found = _allowed().get((module, name))
+        found = _allowed(module).get(name)
         if found is None:
             raise pickle.UnpicklingError(f"{module}.{name} is not a class of the rules")
         return found
 
 
+# The rules model's modules (a section per module), by name.
+_MODEL = frozenset(
+    "modetable." + path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    for path in MODULES
+    if path.startswith("rules/model/")
+)
+
+
 @functools.cache
-def _allowed() -> dict[tuple[str, str], type]:
-    """The classes an entry may make, by (module, name): the rules model's attrs
-    classes (a module per section of the file), the words they hold
-    (`rules/words.py`'s enums), and the mappings and lists the loader builds."""
+def _allowed(module: str) -> dict[str, type]:
+    """The classes an entry may make from `module`, by name: a rules model
+    module's attrs classes (the module imported when not yet: a section read
+    later), `rules/words.py`'s enums (the words the rules hold), and the
+    mappings and lists the loader builds; no other module's."""
     import enum
-    import sys
+    import importlib
 
-    from modetable.parsing.yamlio import YamlList, YamlMap
-    from modetable.rules import model, words
+    from modetable.parsing import yamlio
+    from modetable.rules import words
 
-    prefix = model.__name__
-    kinds: list[type] = []
-    for name, module in list(sys.modules.items()):
-        if module is None or not (name == prefix or name.startswith(prefix + ".")):
-            continue
-        kinds.extend(
-            value
-            for value in vars(module).values()
-            if isinstance(value, type) and value.__module__ == name and attrs.has(value)
-        )
-    kinds.extend(
-        value
-        for value in vars(words).values()
-        if isinstance(value, type)
-        and value.__module__ == words.__name__
-        and issubclass(value, enum.Enum)
-    )
-    return {(kind.__module__, kind.__qualname__): kind for kind in (*kinds, YamlMap, YamlList)}
+    if module in _MODEL:
+        found = importlib.import_module(module)
+        return {
+            value.__qualname__: value
+            for value in vars(found).values()
+            if isinstance(value, type) and value.__module__ == module and attrs.has(value)
+        }
+    if module == words.__name__:
+        return {
+            value.__qualname__: value
+            for value in vars(words).values()
+            if isinstance(value, type)
+            and value.__module__ == module
+            and issubclass(value, enum.Enum)
+        }
+    if module == yamlio.__name__:
+        return {kind.__qualname__: kind for kind in (yamlio.YamlMap, yamlio.YamlList)}
+    return {}
 
 
 def _write(place: _Folder, name: str, header: list[bytes], entry: tuple[Any, ...]) -> None:
     """Keep `entry` under `name`; any failure only means no cache."""
+    rules, document, charges = entry
     try:
-        blob = b"".join(header) + _dumps(entry)
+        kept = attrs.evolve(rules, **dict.fromkeys(LATER_SECTIONS))
+        later = {name: _dumps(getattr(rules, name)) for name in LATER_SECTIONS}
+        blob = b"".join(header) + _dumps((kept, later, _dumps(document), charges))
     except Exception:
         return
     if len(blob) > MAX_ENTRY_BYTES:

@@ -10,9 +10,11 @@ fields to keep anywhere else.
 from __future__ import annotations
 
 import functools
+import importlib
+import sys
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -25,6 +27,7 @@ __all__ = [
     "Template",
     "Templates",
     "field_types",
+    "resolved",
     "split_annotated",
     "yaml_key",
 ]
@@ -32,6 +35,8 @@ __all__ = [
 # What a message reference passes: fixed names, or names that depend on the
 # mapping holding the reference (as written in the file).
 Params = tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]]
+
+_Class = TypeVar("_Class", bound=type)
 
 
 @frozen
@@ -91,7 +96,19 @@ def split_annotated(type_: Any) -> tuple[Any, tuple[Any, ...]]:
 
 def field_types(cls: type) -> dict[str, Any]:
     """An attrs class's field types with their markers (cattrs resolves them too)."""
-    return {field.name: field.type for field in attrs.fields(attrs.resolve_types(cls))}
+    return {field.name: field.type for field in attrs.fields(resolved(cls))}
+
+
+def resolved(cls: _Class) -> _Class:
+    """`cls` with its fields' types resolved (`attrs.resolve_types`), the classes
+    its module imports only when asked (its `LATER`: name to module) included;
+    cattrs reads the types so resolved."""
+    later = getattr(sys.modules.get(cls.__module__), "LATER", None)
+    names = {
+        name: getattr(importlib.import_module(module), name)
+        for name, module in (later or {}).items()
+    }
+    return attrs.resolve_types(cls, localns=names or None)
 
 
 def yaml_key(field: attrs.Attribute) -> str:

@@ -27,7 +27,7 @@ from cattrs.gen import make_dict_structure_fn, override
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
 from modetable.parsing.yamlio import decode, describe, duplicate_key_message, load_documents
 from modetable.rules.find import read_rules_bytes
-from modetable.rules.kinds import yaml_key
+from modetable.rules.kinds import resolved, yaml_key
 from modetable.rules.model import RuleFile
 from modetable.rules.model.admission import TestValue
 from modetable.rules.model.matching import RowCondition
@@ -321,7 +321,7 @@ def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
         raise ModetableError("a rules file is a mapping", start, code=ErrorCode.BAD_DOCUMENT)
     errors: list[ModetableError] = []
     try:
-        rules = converter().structure(document, RuleFile)
+        rules = converter().structure(document, resolved(RuleFile))
     except (ClassValidationError, IterableValidationError, _StructureError) as exc:
         errors = _structure_errors(document, file, exc)
     except (ValueError, TypeError, KeyError) as exc:

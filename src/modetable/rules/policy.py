@@ -16,7 +16,7 @@ import attrs
 from modetable.errors import Location, ModetableError
 from modetable.parsing import paths
 from modetable.rules import positions
-from modetable.rules.cache import load_cached
+from modetable.rules.cache import Deferred, load_cached
 from modetable.rules.find import (
     VERSION_VARIABLE,
     asked_version,
@@ -242,9 +242,17 @@ class RuleSet:
 
     rules: RuleFile
     file: str
-    document: Any = attrs.field(repr=False)
+    # The YAML tree the rules were read from, every position kept (`locate`);
+    # from the rules cache, a `Deferred` read when first asked for.
+    _document: Any = attrs.field(repr=False, alias="document")
     # The file holds the bundled rules (the copy itself, or its bytes elsewhere).
     bundled: bool = False
+
+    @property
+    def document(self) -> Any:
+        """The YAML tree the rules were read from (positions: `locate`)."""
+        found = self._document
+        return found.read() if isinstance(found, Deferred) else found
 
     @property
     def versions(self) -> tuple[str, ...]:

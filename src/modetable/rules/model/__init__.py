@@ -11,14 +11,15 @@ word sets are rules/words.py's. Anything version-gated carries `since`
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import threading
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import attrs
 
 from modetable.rules.kinds import Defines, Templates
 from modetable.rules.model.admission import STAGE_PARAMS, AdmissionRule
-from modetable.rules.model.docs import Docs
-from modetable.rules.model.findings import Findings
 from modetable.rules.model.manifests import Manifests, ModelAgent
 from modetable.rules.model.matching import Matching
 from modetable.rules.model.messages import Message
@@ -27,10 +28,26 @@ from modetable.rules.model.names import VersionName, VersionRef
 from modetable.rules.model.runtimes import Inheritance, RunFailure, RuntimeAdmission, RuntimeRef
 from modetable.rules.model.selection import Selection
 from modetable.rules.model.sources import EXPLANATION_PARAMS, RunningMerge, Sources
-from modetable.rules.model.suppression import Suppression
 from modetable.settled import frozen
 
-__all__ = ["RuleFile"]
+if TYPE_CHECKING:
+    from modetable.rules.model.docs import Docs
+    from modetable.rules.model.findings import Findings
+    from modetable.rules.model.suppression import Suppression
+
+__all__ = ["LATER", "LATER_SECTIONS", "RuleFile", "defer"]
+
+# The sections no command about one InferenceService reads, by the module of
+# their classes: imported when their types are first resolved
+# (`kinds.field_types`) or a section of them is first read from the rules
+# cache, so that a cold `select` never makes their classes (docs/performance.md).
+LATER = {
+    "Docs": "modetable.rules.model.docs",
+    "Findings": "modetable.rules.model.findings",
+    "Suppression": "modetable.rules.model.suppression",
+}
+# The fields of RuleFile that hold them.
+LATER_SECTIONS = ("docs", "findings", "suppression")
 
 
 @frozen
@@ -68,3 +85,36 @@ class RuleFile:
     suppression: Suppression | None = None
     docs: Docs | None = None
     model_agent: ModelAgent | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        """A section the rules cache left to be read when first asked for
+        (`defer`): read once, whichever thread asks first, then held."""
+        with _deferring:
+            try:
+                return object.__getattribute__(self, name)  # read meanwhile
+            except AttributeError:
+                pass
+            pending = _deferred.get(id(self), {})
+            if name not in pending:
+                raise AttributeError(name)
+            value = pending[name]()
+            object.__setattr__(self, name, value)
+            del pending[name]
+            return value
+
+
+# The sections of each RuleFile still to be read (by the object's id, each
+# entry gone with its object), and the lock under which one is read.
+_deferred: dict[int, dict[str, Callable[[], Any]]] = {}
+_deferring = threading.RLock()
+
+
+def defer(rules: RuleFile, sections: dict[str, Callable[[], Any]]) -> RuleFile:
+    """`rules` whose `sections` (field names) are each read by its function
+    when first asked for; `rules` must hold them as None until then."""
+    with _deferring:
+        for name in sections:
+            object.__delattr__(rules, name)
+        _deferred[id(rules)] = dict(sections)
+        weakref.finalize(rules, _deferred.pop, id(rules), None)
+    return rules

@@ -1,0 +1,80 @@
+"""`views.document.document`, the walk the commands about one InferenceService
+write their JSON and YAML with (no cattrs on a cold start), gives what the one
+converter, `views.converter.unstructure`, gives: the same JSON and YAML, byte
+for byte, for every answer of select, match, effective and admit over OME's
+catalog, and for made-up views with each of the converter's metadata."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+import pytest
+from corpus import catalog
+
+from modetable.api.results import admit_result, effective_result, match_result, select_result
+from modetable.output.render import yaml_dumper
+from modetable.settled import frozen
+from modetable.views.common import FLATTEN, OMIT_IF_NONE, key
+from modetable.views.converter import unstructure
+from modetable.views.document import document
+
+
+def _texts(data):
+    import yaml
+
+    return (
+        json.dumps(data, indent=2, ensure_ascii=False),
+        yaml.dump(data, Dumper=yaml_dumper(), sort_keys=False, allow_unicode=True, width=10**6),
+    )
+
+
+def _same(view) -> None:
+    made = document(view)
+    assert made == unstructure(view)
+    assert _texts(made) == _texts(unstructure(view))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("answer", [select_result, match_result, effective_result, admit_result])
+def test_every_catalog_answer_is_the_converters(answer):
+    corpus = catalog("v1.3")
+    for isvc in corpus.cluster.isvcs:
+        _same(answer(corpus.policy, corpus.cluster, isvc).view)
+
+
+@frozen
+class _Inner:
+    name: str
+    words: tuple[str, ...] = ()
+
+
+@frozen
+class _Outer:
+    first: str
+    inner: _Inner = attrs.field(metadata=FLATTEN)
+    note: str | None = attrs.field(default=None, metadata=OMIT_IF_NONE)
+    source: str = attrs.field(default="x", metadata=key("from"))
+    items: tuple[_Inner, ...] = ()
+    by_name: dict[str, _Inner] = attrs.field(factory=dict)
+    anything: Any = None
+
+
+def test_each_kind_of_field_is_the_converters():
+    inner = _Inner("a", ("b", "c"))
+    for view in [
+        _Outer("one", inner),
+        _Outer("two", inner, note="n", source="s", items=(inner, _Inner("d")), anything=(1, "x")),
+        _Outer("three", inner, by_name={"k": inner}, anything={"k": [inner]}),
+    ]:
+        _same(view)
+    assert document(_Outer("one", inner)) == {
+        "first": "one",
+        "name": "a",
+        "words": ["b", "c"],
+        "from": "x",
+        "items": [],
+        "by_name": {},
+        "anything": None,
+    }
