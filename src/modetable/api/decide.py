@@ -2,9 +2,13 @@
 answers for Python callers, each the very result the command prints
 (`modetable/api/results.py`).
 
-Every call works on what it is given and keeps nothing: a `Policy` and a
-`Cluster` are immutable, so any number of threads may decide at once with the
-same ones.
+A `Policy` and a `Cluster`'s objects are immutable, so any number of threads
+may decide at once with the same ones. `select` keeps what it decides with the
+`Cluster` (`cluster.kept_evaluator`: each selection step's result per what it
+reads, as one `audit_cluster()` keeps them), so that selecting for each of a
+cluster's InferenceServices in turn costs about what auditing them does; the
+answers are those of every step run. Threads selecting on one Cluster take
+turns at its memo.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 from modetable.api import results
 from modetable.api.arguments import flag, name, path, typed, wrong_type
-from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
+from modetable.api.cluster import Cluster, engine_cluster, kept_evaluator, rejected_objects
 from modetable.api.rules import Policy, engine_policy
 from modetable.errors import Location, ModetableError
 from modetable.inputs import loading, manifests
@@ -44,7 +48,8 @@ def select(
     found, objects, target = _inputs(policy, cluster, isvc)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    return results.select_result(found, objects, target)
+    with kept_evaluator(cluster, found) as evaluator:
+        return results.select_result(found, objects, target, evaluator)
 
 
 def effective(

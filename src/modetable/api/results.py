@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from modetable.engine.running import Effective
     from modetable.inputs.baseline import Baseline, BaselineEntry
     from modetable.reports.finding import Finding, ObjectRef
-    from modetable.selection import Outcome
+    from modetable.selection import Evaluator, Outcome
     from modetable.views.admit import AdmitView
     from modetable.views.audit import AuditItemView, AuditTrailerView, AuditView
     from modetable.views.effective import EffectiveView
@@ -170,10 +170,14 @@ class SelectResult:
         return _document(self.view)
 
 
-def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectResult:
+def select_result(
+    policy: Policy, cluster: Cluster, isvc: Manifest, evaluator: Evaluator | None = None
+) -> SelectResult:
+    """`select`'s answer; through `evaluator` when given (one that assesses
+    every candidate: the outcome is the one every step run gives)."""
     from modetable.selection import select
 
-    return SelectResult(policy=policy, outcome=select(policy, cluster, isvc))
+    return SelectResult(policy=policy, outcome=select(policy, cluster, isvc, evaluator))
 
 
 # --- effective ------------------------------------------------------------------
