@@ -29,7 +29,8 @@ the goals are issue 27's, each against a floor of the project's own stack):
              runtimes): `modetable.select()` for each InferenceService against
              one `modetable.audit_cluster()` (loading excluded from both), each
              round on a Cluster loaded anew (a Cluster keeps what select()
-             decides). Goal: at most 1.5x. Also printed: the same selects again.
+             decides). Goal: at most 1.5x. Also printed: the same selects
+             again, and select() with its to_json() on a Cluster loaded anew.
   audit      `modetable audit -o json` on 10,000 InferenceServices x 1,000 runtimes,
              one core (best of N), against the floor of a reader that keeps every
              position: PyYAML's C loader composing the same files
@@ -373,7 +374,8 @@ def bench_api(quick: bool, folder: Path) -> list[Row]:
     of its InferenceServices in turn, against one `modetable.audit_cluster`.
     A Cluster keeps what select() decides about it (docs/api.md), so each round
     loads a new one: the goal's figure is the first pass over a Cluster; the
-    same selects again on it are printed."""
+    same selects again on it are printed, and select() with each result's
+    JSON (its candidates, found when the JSON is asked for) on another."""
     import modetable
 
     _one_core()
@@ -384,6 +386,7 @@ def bench_api(quick: bool, folder: Path) -> list[Row]:
     audited = float("inf")
     selected = float("inf")
     again = float("inf")
+    documents = float("inf")
     for _ in range(rounds):  # interleaved; each figure the best of its rounds
         cluster = modetable.Cluster.from_paths(str(fleet), rules=policy)
         names, count = cluster.isvcs, len(cluster.runtimes)
@@ -401,6 +404,13 @@ def bench_api(quick: bool, folder: Path) -> list[Row]:
         for name in names:
             modetable.select(policy, cluster, name)
         again = min(again, time.process_time() - started)
+        # The JSON too, each result's candidates found for it.
+        cluster = modetable.Cluster.from_paths(str(fleet), rules=policy)
+        gc.collect()
+        started = time.process_time()
+        for name in names:
+            modetable.select(policy, cluster, name).to_json()
+        documents = min(documents, time.process_time() - started)
         del cluster
     ratio = selected / audited
     return [
@@ -425,6 +435,14 @@ def bench_api(quick: bool, folder: Path) -> list[Row]:
             f"{again:.2f} s",
             "audit_cluster()",
             f"{again / audited:.1f}x",
+            "(printed)",
+            "",
+        ),
+        (
+            "  select() and its to_json() for each, anew",
+            f"{documents:.2f} s",
+            "audit_cluster()",
+            f"{documents / audited:.1f}x",
             "(printed)",
             "",
         ),

@@ -574,8 +574,10 @@ def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
     """Each select() on a Cluster shares what the ones before it decided (per
     policy, the last four kept): the answers are still every step's, in any
     order, under policies of several versions taking turns, one policy equal
-    to another, and more policies than are kept."""
+    to another, and more policies than are kept; and once the Cluster is
+    gone, and pickled."""
     import gc
+    import pickle
     import weakref
 
     from modetable.api import cluster as api_cluster
@@ -604,8 +606,13 @@ def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
             assert modetable.select(policy, cluster, ref).to_json() == expected[n, ref]
     kept = api_cluster._kept[cluster]
     assert len(kept._evaluators) == api_cluster._POLICIES_KEPT == 4
-    # What is kept goes with the Cluster.
+    # A result finds its candidates when its JSON is asked for; it does not
+    # keep the Cluster alive, and what is kept goes with the Cluster.
+    made = {ref: modetable.select(policies[0], cluster, ref) for ref in cluster.isvcs}
     gone = weakref.ref(cluster)
     del cluster, kept
     gc.collect()
     assert gone() is None
+    for ref, result in made.items():
+        assert result.to_json() == expected[0, ref]
+        assert pickle.loads(pickle.dumps(result)).to_json() == expected[0, ref]

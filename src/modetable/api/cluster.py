@@ -45,11 +45,16 @@ class _Kept:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
-        self._evaluators: dict[tuple[Any, ...], tuple[rules_policy.Policy, Evaluator]] = {}
+        self._evaluators: dict[
+            tuple[Any, ...], tuple[rules_policy.Policy, Evaluator, Evaluator]
+        ] = {}
 
-    def evaluator(self, policy: rules_policy.Policy, cluster: manifests.Cluster) -> Evaluator:
-        """The evaluator for `policy` (held under `lock`): one policy equal to
-        another (the same rules, version and release) decides as it does."""
+    def evaluator(
+        self, policy: rules_policy.Policy, cluster: manifests.Cluster, candidates: bool
+    ) -> Evaluator:
+        """The evaluator for `policy` (held under `lock`), assessing every
+        candidate or not: the two share one memo. One policy equal to another
+        (the same rules, version and release) decides as it does."""
         # The rules by identity: comparing two rules files would cost more than
         # the decision it saves (the cluster was read with these rules).
         key = tuple(
@@ -62,11 +67,15 @@ class _Kept:
             from modetable.selection import Evaluator, Memoised
 
             strategy = Memoised(policy, cluster)
-            found = (policy, Evaluator(policy, cluster, strategy, candidates=True))
+            found = (
+                policy,
+                Evaluator(policy, cluster, strategy, candidates=False),
+                Evaluator(policy, cluster, strategy, candidates=True),
+            )
         self._evaluators[key] = found  # the most recently used last
         while len(self._evaluators) > _POLICIES_KEPT:
             del self._evaluators[next(iter(self._evaluators))]
-        return found[1]
+        return found[2] if candidates else found[1]
 
 
 @frozen(eq=False)
@@ -261,16 +270,19 @@ _kept_lock = threading.Lock()
 
 
 @contextmanager
-def kept_evaluator(cluster: Cluster, policy: rules_policy.Policy) -> Iterator[Evaluator]:
-    """The evaluator `cluster` keeps for `policy` (every candidate assessed, its
-    memo shared by every call on the cluster), held by this thread alone
-    until the block ends; `policy` already checked by `engine_cluster`."""
+def kept_evaluator(
+    cluster: Cluster, policy: rules_policy.Policy, *, candidates: bool
+) -> Iterator[Evaluator]:
+    """The evaluator `cluster` keeps for `policy` (assessing every candidate, or
+    only what the outcome needs; its memo shared by every call on the
+    cluster), held by this thread alone until the block ends; `policy`
+    already checked by `engine_cluster`."""
     with _kept_lock:
         kept = _kept.get(cluster)
         if kept is None:
             kept = _kept[cluster] = _Kept()
     with kept.lock:
-        yield kept.evaluator(policy, cluster._cluster)
+        yield kept.evaluator(policy, cluster._cluster, candidates)
 
 
 def rejected_objects(cluster: Cluster) -> Sequence[manifests.Rejected]:

@@ -14,8 +14,9 @@ turns at its memo.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from modetable.api import results
 from modetable.api.arguments import flag, name, path, typed, wrong_type
@@ -24,6 +25,9 @@ from modetable.api.rules import Policy, engine_policy
 from modetable.errors import Location, ModetableError
 from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
+
+if TYPE_CHECKING:
+    from modetable.selection import Outcome
 
 __all__ = ["IsvcRef", "admit", "audit_cluster", "effective", "match", "select"]
 
@@ -48,8 +52,32 @@ def select(
     found, objects, target = _inputs(policy, cluster, isvc)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    with kept_evaluator(cluster, found) as evaluator:
-        return results.select_result(found, objects, target, evaluator)
+    later = results.Later(_with_candidates(cluster, found, objects, target))
+    with kept_evaluator(cluster, found, candidates=False) as evaluator:
+        return results.select_result(found, objects, target, evaluator, later)
+
+
+def _with_candidates(
+    cluster: Cluster,
+    policy: rules_policy.Policy,
+    objects: manifests.Cluster,
+    isvc: manifests.Manifest,
+) -> Callable[[], Outcome]:
+    """`select`'s outcome with every candidate assessed, made when asked for,
+    through what `cluster` keeps; once the Cluster is gone, with every step
+    run (a result does not keep the Cluster alive)."""
+    held = weakref.ref(cluster)
+
+    def make() -> Outcome:
+        from modetable.selection import select
+
+        public = held()
+        if public is None:
+            return select(policy, objects, isvc)
+        with kept_evaluator(public, policy, candidates=True) as evaluator:
+            return select(policy, objects, isvc, evaluator)
+
+    return make
 
 
 def effective(
