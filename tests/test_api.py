@@ -559,20 +559,26 @@ def _fleet_documents() -> list:
     return [*models, *runtimes, *isvcs]
 
 
-def _by_every_step(policy, cluster, ref: str) -> dict:
-    """select's JSON with every step run, nothing kept (what `modetable select` runs)."""
+# The commands that select, and their answers with every step run, nothing kept
+# (what `modetable select`, `admit` and `effective` run).
+_SELECTING = ("select", "admit", "effective")
+
+
+def _by_every_step(policy, cluster, ref: str, command: str) -> dict:
+    from modetable.api import results
     from modetable.api.cluster import engine_cluster
-    from modetable.api.results import select_result
     from modetable.api.rules import engine_policy
 
     engine = engine_policy(policy)
     objects = engine_cluster(cluster, engine)
-    return select_result(engine, objects, objects.find_isvc(ref)).to_json()
+    answer = getattr(results, f"{command}_result")
+    return answer(engine, objects, objects.find_isvc(ref)).to_json()
 
 
 def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
     """Each select() on a Cluster shares what the ones before it decided (per
-    policy, the last four kept): the answers are still every step's, in any
+    policy, the last four kept), with admit() and effective(), which select
+    too: the answers are still every step's, in any
     order, under policies of several versions taking turns, one policy equal
     to another, and more policies than are kept; and once the Cluster is
     gone, and pickled."""
@@ -588,11 +594,12 @@ def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
         policies.append(rules.at("v1.4.0"))  # newer than the rules: a release of its own
     cluster = modetable.Cluster.from_objects(_fleet_documents(), rules=policies[0])
     expected = {
-        (n, ref): _by_every_step(policy, cluster, ref)
+        (n, ref, command): _by_every_step(policy, cluster, ref, command)
         for n, policy in enumerate(policies)
         for ref in cluster.isvcs
+        for command in _SELECTING
     }
-    assert [expected[0, ref]["result"] for ref in cluster.isvcs] == [
+    assert [expected[0, ref, "select"]["result"] for ref in cluster.isvcs] == [
         "picked",
         "picked",
         "none",
@@ -603,7 +610,9 @@ def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
     ]
     for ref in (*cluster.isvcs, *reversed(cluster.isvcs)):
         for n, policy in enumerate(policies):
-            assert modetable.select(policy, cluster, ref).to_json() == expected[n, ref]
+            for command in _SELECTING:
+                answer = getattr(modetable, command)(policy, cluster, ref)
+                assert answer.to_json() == expected[n, ref, command], (ref, command)
     kept = api_cluster._kept[cluster]
     assert len(kept._evaluators) == api_cluster._POLICIES_KEPT == 4
     # A result finds its candidates when its JSON is asked for; it does not
@@ -614,5 +623,5 @@ def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
     gc.collect()
     assert gone() is None
     for ref, result in made.items():
-        assert result.to_json() == expected[0, ref]
-        assert pickle.loads(pickle.dumps(result)).to_json() == expected[0, ref]
+        assert result.to_json() == expected[0, ref, "select"]
+        assert pickle.loads(pickle.dumps(result)).to_json() == expected[0, ref, "select"]

@@ -5,10 +5,10 @@ answers for Python callers, each the very result the command prints
 A `Policy` and a `Cluster`'s objects are immutable, so any number of threads
 may decide at once with the same ones. `select` keeps what it decides with the
 `Cluster` (`cluster.kept_evaluator`: each selection step's result per what it
-reads, as one `audit_cluster()` keeps them), so that selecting for each of a
-cluster's InferenceServices in turn costs about what auditing them does; the
-answers are those of every step run. Threads selecting on one Cluster take
-turns at its memo.
+reads, as one `audit_cluster()` keeps them), and so do `effective` and
+`admit`, which select too: selecting for each of a cluster's InferenceServices
+in turn costs about what auditing them does, and the answers are those of
+every step run. Threads deciding on one Cluster take turns at its memo.
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def effective(
     named = name("runtime", runtime)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    return results.effective_result(found, objects, target, named)
+    with kept_evaluator(cluster, found, candidates=False) as evaluator:
+        return results.effective_result(found, objects, target, named, evaluator)
 
 
 def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResult:
@@ -103,7 +104,8 @@ def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResul
     found, objects, target = _inputs(policy, cluster, isvc)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    return results.admit_result(found, objects, target)
+    with kept_evaluator(cluster, found, candidates=False) as evaluator:
+        return results.admit_result(found, objects, target, evaluator)
 
 
 def match(

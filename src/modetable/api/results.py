@@ -274,10 +274,15 @@ class EffectiveResult(_AboutOne):
 
 
 def effective_result(
-    policy: Policy, cluster: Cluster, isvc: Manifest, runtime: str | None = None
+    policy: Policy,
+    cluster: Cluster,
+    isvc: Manifest,
+    runtime: str | None = None,
+    evaluator: Evaluator | None = None,
 ) -> EffectiveResult:
     """The running modes with the runtime the InferenceService names, else
-    `runtime` (a name) when given, else the one OME would select."""
+    `runtime` (a name) when given, else the one OME would select (through
+    `evaluator` when given)."""
     from modetable.engine.running import effective
     from modetable.selection import select
     from modetable.selection.checks import runtime_view
@@ -294,7 +299,7 @@ def effective_result(
         # or the one named, but none where OME refuses it for what the
         # manifests show (`cause`: disabled, a model with no format), and none
         # for a virtual InferenceService, which needs none.
-        outcome = select(policy, cluster, isvc)
+        outcome = select(policy, cluster, isvc, evaluator)
         used, message = outcome.runtime, outcome.message
         if outcome.resolved and request:
             if named_runtime is None:
@@ -405,10 +410,13 @@ class AdmitResult(_AboutOne):
         return _document(self.view)
 
 
-def admit_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> AdmitResult:
+def admit_result(
+    policy: Policy, cluster: Cluster, isvc: Manifest, evaluator: Evaluator | None = None
+) -> AdmitResult:
+    """The admission verdict select shows (through `evaluator` when given)."""
     from modetable.selection import select
 
-    verdict = select(policy, cluster, isvc).admission
+    verdict = select(policy, cluster, isvc, evaluator).admission
     return AdmitResult(policy=policy, isvc=isvc, admission=verdict)
 
 
