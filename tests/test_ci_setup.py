@@ -638,7 +638,8 @@ def test_the_action_reports_outputs_a_summary_and_sarif_then_fails(tmp_path, act
 @pytest.mark.install
 def test_the_action_uploads_the_sarif_file_when_asked(tmp_path, action_python):
     """upload-sarif true: the upload step's `if:` reads the input, and it gets
-    the file, category modetable; step-summary false: no summary."""
+    the file, category modetable; step-summary false: no summary; docs-url:
+    each SARIF rule links to its id's entry."""
     action = _action()
     [upload] = [s for s in action["runs"]["steps"] if "upload-sarif" in s.get("uses", "")]
     assert upload == {
@@ -649,7 +650,12 @@ def test_the_action_uploads_the_sarif_file_when_asked(tmp_path, action_python):
     }
     repo = _denied_and_ok(tmp_path / "repo")
     runner = tmp_path / "runner"
-    inputs = {"manifests": "deploy/", "upload-sarif": "true", "step-summary": "false"}
+    inputs = {
+        "manifests": "deploy/",
+        "upload-sarif": "true",
+        "step-summary": "false",
+        "docs-url": "https://example.org/modetable/findings/",
+    }
     run = _run_action(action, inputs, repo, action_python, runner)
     folder = _sarif_folder(runner)
     sarif = folder / "modetable.sarif"
@@ -662,7 +668,10 @@ def test_the_action_uploads_the_sarif_file_when_asked(tmp_path, action_python):
     assert run.written == {"audit": f"exit-code=1\nerrors=1\nwarnings=0\ninfos=0\nsarif={sarif}\n"}
     assert run.summary == ""
     assert sorted(p.name for p in folder.iterdir()) == ["modetable.json", "modetable.sarif"]
-    _valid_sarif(sarif)
+    rules = {rule["id"]: rule for rule in _valid_sarif(sarif)["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["admission/model-exists"]["helpUri"] == (
+        "https://example.org/modetable/findings/#admissionmodel-exists"
+    )
     assert run.runs["Fail on findings"].returncode == 1
     # The same condition, false for the inputs' default and for `false` in any case.
     for value in ("false", "False"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, RULES, isvc_doc, run_cli, runtime_doc, write
+from conftest import READ_ONLY_BYTECODE, ROOT, RULES, isvc_doc, run_cli, runtime_doc, write
 
 ISVC = ROOT / "tests" / "broken" / "isvc.yaml"
 
@@ -389,7 +389,7 @@ def _under_a_file_size_limit(
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
 
-    environment = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    environment = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **READ_ONLY_BYTECODE}
     environment.pop("PYTHONUNBUFFERED", None)  # buffered unless `env` says otherwise
     environment.update(env or {})
     command = ["-c", script] if script is not None else ["-m", "modetable"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, Run, run_cli
+from conftest import READ_ONLY_BYTECODE, ROOT, Run, run_cli
 
 BROKEN = ROOT / "tests" / "broken"
 BROKEN_ARG = "tests/broken"
@@ -74,6 +74,8 @@ def _in_a_process(
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size_limit, file_size_limit))
 
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    if file_size_limit is not None:
+        env.update(READ_ONLY_BYTECODE)
     env.pop("PYTHONUNBUFFERED", None)
     if unbuffered:
         env["PYTHONUNBUFFERED"] = "1"

@@ -15,10 +15,6 @@ from typing import Any
 import pytest
 from conftest import CATALOG, ROOT, built_once, isvc_doc, need, run_cli, runtime_doc, write
 
-from modetable.html.audit_page import audit_page
-from modetable.views.audit import AuditView
-from modetable.views.converter import structure
-
 sys.path.insert(0, str(ROOT / "bench"))
 
 
@@ -104,12 +100,14 @@ def _only_itself(visit) -> None:
 @pytest.fixture(scope="module")
 def catalog_audit(tmp_path_factory):
     need(CATALOG)
-    document = run_cli("audit", "-o", "json", "--candidates", str(CATALOG)).json()
-    run = run_cli("audit", "-o", "html", "--candidates", str(CATALOG))
+    folder = tmp_path_factory.mktemp("report")
+    # The page and its JSON from one run (--output-file: the JSON `-o json` prints).
+    audit_json = f"--output-file=json={folder / 'audit.json'}"
+    run = run_cli("audit", "-o", "html", "--candidates", audit_json, str(CATALOG))
     assert run.code == 1  # the catalog has errors
-    path = tmp_path_factory.mktemp("report") / "report.html"
+    path = folder / "report.html"
     path.write_text(run.out)
-    return document, path
+    return json.loads((folder / "audit.json").read_text()), path
 
 
 def test_catalog_counts_are_the_json_summary(chromium, catalog_audit):
@@ -495,10 +493,10 @@ def fleet_report(tmp_path_factory):
         # InferenceServices, and `no runtime found` still lists enough runtimes
         # (over 30,000 characters) to be cut.
         cluster = write(folder, "cluster.json", as_json_list(Fleet(10_000, 100).build()))
-        run = run_cli("audit", "-o", "json", str(cluster))
-        (folder / "audit.json").write_text(run.out)
-        # what `audit -o html` writes from this JSON
-        (folder / "report.html").write_text(audit_page(structure(run.json(), AuditView)))
+        # The page and its JSON from one run (--output-file: the JSON `-o json` prints).
+        audit_json = f"--output-file=json={folder / 'audit.json'}"
+        run = run_cli("audit", "-o", "html", audit_json, str(cluster))
+        (folder / "report.html").write_text(run.out)
 
     folder = built_once(tmp_path_factory, "fleet-report", audit_the_fleet)
     return json.loads((folder / "audit.json").read_text()), folder / "report.html"

@@ -58,3 +58,51 @@ def test_the_registry_names_each_check_once_and_every_role_it_checks():
     names = [check.name for check in CHECKS]
     assert len(names) == len(set(names))
     assert {role for check in CHECKS for role in check.roles} == {"isvc", "runtime", "model"}
+
+
+def _body_at(segments: tuple[str, ...], value: object) -> dict:
+    """A body holding `value` at `segments`, mappings on the way (a list at `*`)."""
+    node: object = value
+    for head in reversed(segments):
+        node = [node] if head == "*" else {head: node}
+    assert isinstance(node, dict)
+    return node
+
+
+def test_every_field_the_admission_checks_read_is_refused_when_wrong(v13):
+    """`check_test_fields` walks every path once over their shared prefixes and
+    falls back to the path-by-path walk (which names the first problem) only
+    when something is wrong: a value of the wrong type at any path read, or
+    anything but a mapping on the way to it, is still refused, with the
+    path-by-path walk's message."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from modetable.errors import Location, ModetableError
+    from modetable.inputs.admission_fields import check_test_fields, path_values, read_fields
+    from modetable.parsing import paths
+
+    wrong = {"integer": "7", "string": 7, "boolean": "yes"}
+    said = {"integer": "an integer", "string": "a string", "boolean": "true or false"}
+    tried = 0
+    for template, component, holds in read_fields(v13):
+        segments = paths.expand(template, path_values(v13, component))
+        shown = paths.render(segments)
+        cases = [(segments, 3.5 if holds == "anything" else wrong.get(holds), holds)]
+        # A scalar where a mapping (or a list, before `*`) must be.
+        for depth in range(1, len(segments)):
+            expected = "a list" if segments[depth] == "*" else "a mapping"
+            cases.append((segments[:depth], 7, expected))
+        for where, value, expected in cases:
+            if value is None or expected == "anything" or "*" in where[-1:]:
+                continue
+            isvc = SimpleNamespace(body=_body_at(where, value), location=Location("x.yaml"))
+            with pytest.raises(ModetableError) as raised:
+                check_test_fields(v13, isvc)
+            assert raised.value.message.startswith(f"{paths.render(where)} must be "), shown
+            assert said.get(expected, expected) in raised.value.message, shown
+            tried += 1
+        isvc = SimpleNamespace(body=_body_at(segments, None), location=Location("x.yaml"))
+        check_test_fields(v13, isvc)  # nothing set: nothing wrong
+    assert tried > 20

@@ -289,6 +289,44 @@ def test_sarif_of_rules_check_validates():
     assert "GAP" in [r["id"] for r in document["runs"][0]["tool"]["driver"]["rules"]]
 
 
+def test_sarif_rules_of_rules_check_carry_their_help(tmp_path):
+    broken = tmp_path / "modes.yaml"
+    broken.write_text(
+        RULES.read_text().replace(
+            "      description: No runtime passes selection", "      descriptionX: x", 1
+        )
+    )
+    driver = _sarif("rules", "check", str(broken))["runs"][0]["tool"]["driver"]
+    rules = {rule["id"]: rule for rule in driver["rules"]}
+    gap = (
+        "Severity: error.\n\nA combination of modes no row of the matching table matches.\n\n"
+        "What to do: Add a row that matches the combination, or widen a row's condition "
+        "(`-` is any mode or none) so that one does."
+    )
+    assert rules["GAP"]["help"] == {"text": gap, "markdown": gap}
+    assert rules["MASKED"]["help"]["text"] == (
+        "Severity: warning.\n\nA row that never decides: earlier rows match everything it "
+        "matches.\n\nWhat to do: Remove the row, or move it before the rows that match "
+        "everything it matches."
+    )
+    unknown = (
+        "Severity: error.\n\nThe rules file does not load (unknown-key): "
+        "docs/limits.md lists the error codes and what each means."
+    )
+    assert rules["unknown-key"]["help"] == {"text": unknown, "markdown": unknown}
+    assert "helpUri" not in rules["GAP"]
+
+
+def test_the_analysis_codes_table_says_what_to_do_as_the_reports_do():
+    from modetable.authoring.analysis import ADVICE, WARNINGS
+
+    page = (Path(__file__).parents[1] / "docs" / "policy-authors.md").read_text()
+    rows = dict(re.findall(r"^\| `([A-Z]+)` \| (?:error|warning) \| .*? \| (.*) \|$", page, re.M))
+    assert rows == ADVICE
+    severities = dict(re.findall(r"^\| `([A-Z]+)` \| (error|warning) \|", page, re.M))
+    assert {code for code, severity in severities.items() if severity == "warning"} == WARNINGS
+
+
 # --- markdown ---------------------------------------------------------------------------
 
 

@@ -3,12 +3,13 @@ keeping each view's fields in order with the keys it leaves out in place."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import BYTECODE_CACHE_VARIABLES, ROOT
 
 from modetable.views.common import ReadingView, ResolutionView, RulesView
 from modetable.views.converter import unstructure
@@ -25,7 +26,9 @@ _RUN = (
 
 
 def _environment(folder: Path) -> dict[str, str]:
-    return {"MODETABLE_CACHE_DIR": str(folder), "PATH": "/usr/bin:/bin"}
+    """A bare environment, with the test run's bytecode cache (conftest.pytest_configure)."""
+    cache = {k: os.environ[k] for k in BYTECODE_CACHE_VARIABLES if k in os.environ}
+    return {"MODETABLE_CACHE_DIR": str(folder), "PATH": "/usr/bin:/bin", **cache}
 
 
 @pytest.fixture(scope="module")

@@ -32,12 +32,14 @@ from modetable.rules.words import ConditionWord, HitPolicy, Severity
 from modetable.versions import in_force
 
 __all__ = [
+    "ADVICE",
     "DESCRIPTIONS",
     "INPUTS",
     "WARNINGS",
     "analyse",
     "code_findings",
     "finding",
+    "help_text",
     "unused",
 ]
 
@@ -52,6 +54,19 @@ DESCRIPTIONS = {
     "UNUSED": "A name nothing refers to, or a rule in force in none of the listed versions.",
     "EXAMPLE": "An example of the rules file that modetable does not reproduce.",
 }
+# What to do about each code: with its severity and meaning, the help SARIF's
+# rules carry; docs/policy-authors.md's table of codes says the same
+# (tests/test_rules_check_report.py holds the two equal).
+ADVICE = {
+    "GAP": "Add a row that matches the combination, or widen a row's condition "
+    "(`-` is any mode or none) so that one does.",
+    "OVERLAP": "Narrow one of the two rows so that they no longer both match, "
+    "or order them and set the table's `hit_policy` to `FIRST`.",
+    "MASKED": "Remove the row, or move it before the rows that match everything it matches.",
+    "UNUSED": "Refer to the name or remove it; give the rule a `since`/`until` range "
+    "that holds in a listed version, or remove it.",
+    "EXAMPLE": "Correct the example's expected outcome or rule, or the rows that decide it.",
+}
 INPUTS = ("requested", "declared")
 
 
@@ -64,6 +79,18 @@ def finding(code: str, message: str, location: Location, versions: Iterable[str]
         severity=Severity.WARNING if code in WARNINGS else Severity.ERROR,
         versions=tuple(versions),
     )
+
+
+def help_text(code: str) -> str:
+    """A code's help as SARIF's rule carries it: its severity, what it means,
+    what to do (a load error's code: where docs/limits.md explains it)."""
+    severity = "warning" if code in WARNINGS else "error"
+    if code not in DESCRIPTIONS:
+        return (
+            f"Severity: {severity}.\n\nThe rules file does not load ({code}): "
+            "docs/limits.md lists the error codes and what each means."
+        )
+    return f"Severity: {severity}.\n\n{DESCRIPTIONS[code]}\n\nWhat to do: {ADVICE[code]}"
 
 
 def analyse(ruleset: RuleSet) -> list[Problem]:

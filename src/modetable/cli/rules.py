@@ -197,7 +197,7 @@ def _report(
     each example run that passed one with nothing found, so that a clean file
     is a report of passing tests, not an empty one (which some CI servers fail)."""
     from modetable.__about__ import __version__
-    from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS
+    from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS, help_text
     from modetable.reports import Report, Rule, Subject
     from modetable.reports.finding import Finding, ObjectRef
 
@@ -216,12 +216,14 @@ def _report(
             )
             subjects.append(Subject(name, _EXAMPLE_GROUP, run.location, ()))
     rules = [
-        Rule(code, text, "warning" if code in WARNINGS else "error")
+        Rule(code, text, "warning" if code in WARNINGS else "error", help=help_text(code))
         for code, text in DESCRIPTIONS.items()
     ]
     # A load error's code (docs/limits.md) is a rule of its own.
     for code in dict.fromkeys(str(p.code) for p in found if str(p.code) not in DESCRIPTIONS):
-        rules.append(Rule(code, f"The rules file does not load ({code}).", "error"))
+        rules.append(
+            Rule(code, f"The rules file does not load ({code}).", "error", help=help_text(code))
+        )
     return Report(
         command="rules check",
         title=f"modetable rules check ({file})",

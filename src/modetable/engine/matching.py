@@ -3,6 +3,7 @@ InferenceService component by component."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from modetable.engine.modes import Objects, Resolution, resolve
@@ -151,7 +152,16 @@ def match_component(
 
 
 def requested_modes(policy: Policy, isvc: Manifest) -> dict[str, Resolution]:
-    """What the InferenceService asks for, per compared component."""
+    """What the InferenceService asks for, per compared component: one dict for
+    the same policy and object while it is kept (selection and the audit's
+    findings ask in turn), which no caller changes."""
+    return _requested(policy, isvc)
+
+
+# Kept for the few objects asked about last: an InferenceService's outcome and
+# its findings read it one after the other.
+@functools.lru_cache(maxsize=8)
+def _requested(policy: Policy, isvc: Manifest) -> dict[str, Resolution]:
     objects = Objects(isvc=isvc.body, fallback=isvc.location)
     return {
         c.name: resolve(policy, Purpose.REQUESTED, c, objects)

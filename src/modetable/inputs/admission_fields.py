@@ -131,10 +131,79 @@ def _read_paths(policy: Policy) -> tuple[tuple[paths.Segments, str], ...]:
     return tuple(found)
 
 
+# A planned walk of every path `_read_paths` holds, their shared prefixes once:
+# for each key of a mapping (or `*`, each item of a list), what its value must
+# be and the walk below it.
+_Trie = tuple[tuple[str, tuple[Callable[[Any], bool], ...], "_Trie"], ...]
+
+
+@functools.lru_cache(maxsize=16)  # bounded as read_fields is
+def _read_trie(policy: Policy) -> _Trie:
+    """`_read_paths` as one tree: every test of a step that `_steps` yields."""
+    tree: dict[str, Any] = {}
+    for segments, holds in _read_paths(policy):
+        node = tree
+        for index, head in enumerate(segments):
+            rest = segments[index + 1 :]
+            if head == _ANY_ITEM:
+                expected = holds if not rest else _MAPPING
+            else:
+                expected = holds if not rest else (_LIST if rest[0] == _ANY_ITEM else _MAPPING)
+            tests, node = node.setdefault(head, ({}, {}))
+            tests[expected] = None
+    return _frozen_trie(tree)
+
+
+def _frozen_trie(tree: dict[str, Any]) -> _Trie:
+    return tuple(
+        (
+            head,
+            tuple(
+                test
+                for expected in tests
+                if (test := _HOLDS.get(expected)) is not None and expected != _ANYTHING
+            ),
+            _frozen_trie(below),
+        )
+        for head, (tests, below) in tree.items()
+    )
+
+
+def _all_hold(node: Any, trie: _Trie) -> bool:
+    """Whether every step `_steps` yields below `node` holds (`node` a mapping
+    or a list; only a list has `*` items)."""
+    for head, tests, below in trie:
+        if head == _ANY_ITEM:
+            if not isinstance(node, list):
+                continue
+            for item in node:
+                if item is None:
+                    continue
+                for test in tests:
+                    if not test(item):
+                        return False
+                if below and isinstance(item, dict | list) and not _all_hold(item, below):
+                    return False
+            continue
+        if not isinstance(node, dict):
+            continue
+        value = node.get(head)
+        if value is None:
+            continue
+        for test in tests:
+            if not test(value):
+                return False
+        if below and isinstance(value, dict | list) and not _all_hold(value, below):
+            return False
+    return True
+
+
 def check_test_fields(policy: Policy, isvc: Manifest) -> None:
     """Every field the checks read holds what OME's API would let it hold, and
     every mapping on the way to it is a mapping (a list at `*`): an object the
     API server would refuse is bad input, not a value read as unset."""
+    if _all_hold(isvc.body, _read_trie(policy)):
+        return  # the walk path by path below finds the first problem, in order
     for segments, holds in _read_paths(policy):
         for node, segment, value, expected, depth in _steps(isvc.body, segments, holds):
             if not _HOLDS.get(expected, lambda v: True)(value):

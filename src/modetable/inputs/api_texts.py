@@ -180,19 +180,20 @@ def _regex_error(message: str, fmt: str, *examples: str) -> str:
     return f"{message} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
+def _too_long(value: str, length: int) -> list[str]:
+    """The length error of a value longer than `length` bytes, or none."""
+    return [_max_len(length)] if len(value.encode("utf-8")) > length else []
+
+
 def _dns_subdomain(value: str) -> list[str]:
-    errors = []
-    if len(value.encode("utf-8")) > 253:
-        errors.append(_max_len(253))
+    errors = _too_long(value, 253)
     if not _DNS_SUBDOMAIN.fullmatch(value):
         errors.append(_regex_error(DNS_SUBDOMAIN_MESSAGE, DNS_SUBDOMAIN_FORMAT, "example.com"))
     return errors
 
 
 def _dns_label(value: str) -> list[str]:
-    errors = []
-    if len(value.encode("utf-8")) > 63:
-        errors.append(_max_len(63))
+    errors = _too_long(value, 63)
     if not _DNS_LABEL.fullmatch(value):
         if _DNS_SUBDOMAIN.fullmatch(value):
             errors.append("must not contain dots")
@@ -250,9 +251,7 @@ def label_key_messages(key: str) -> list[str]:
 
 def label_value_messages(value: str) -> list[str]:
     """content.IsLabelValue."""
-    errors = []
-    if len(value.encode("utf-8")) > 63:
-        errors.append(_max_len(63))
+    errors = _too_long(value, 63)
     if not _LABEL_VALUE.fullmatch(value):
         errors.append(
             _regex_error(LABEL_VALUE_MESSAGE, LABEL_VALUE_FORMAT, "MyValue", "my_value", "12345")

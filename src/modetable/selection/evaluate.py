@@ -13,7 +13,9 @@ runtimes by the indexes, so InferenceServices of one shape cost one decision.
 Where no candidate was assessed, the picked runtime is found by ranking only
 the runtimes that pass every check (`Strategy.failing`, check by check) and
 assessing the winner alone; the no-runtime message by each runtime's first
-failure alone. Both give what assessing every candidate gives.
+failure alone; a pending outcome's runtimes (those that could be picked, or
+else each one's first failure) the same ways. All give what assessing every
+candidate gives.
 """
 
 from __future__ import annotations
@@ -318,11 +320,28 @@ class Evaluator:
             return ()
         return self.strategy.kept(ctx, "candidates", ctx.namespace, lambda: self._all(ctx))
 
-    def every_candidate(self, ctx: Context) -> tuple[Candidate, ...]:
-        """Every runtime of the namespace and cluster, assessed, in explain's
-        order, whether the evaluator wants candidates or not (a pending
-        outcome lists those that qualify)."""
-        return self.strategy.kept(ctx, "candidates", ctx.namespace, lambda: self._all(ctx))
+    def could_pick(self, ctx: Context) -> tuple[str, ...]:
+        """The names of the runtimes of the namespace and cluster that pass
+        every check, each once, in explain's order (what a pending outcome
+        lists): from the candidates, or else from the ranking alone."""
+        if self.with_candidates:
+            found = self.candidates(ctx)
+            return tuple(dict.fromkeys(c.name for c in found if c.compatible))
+        return self.strategy.kept(ctx, "could_pick", ctx.namespace, lambda: self._could(ctx))
+
+    def _could(self, ctx: Context) -> tuple[str, ...]:
+        ranked = self.strategy.kept(ctx, "ranked", None, lambda: self._ranked(ctx))
+        namespace = ctx.namespace
+        return tuple(
+            dict.fromkeys(r.name for r in ranked if r.namespace is None or r.namespace == namespace)
+        )
+
+    def first_failures(self, ctx: Context) -> tuple[Candidate | Excluded, ...]:
+        """Each runtime of the namespace and cluster with the check it fails
+        first (none passes them all): the candidates, or else check by check."""
+        if self.with_candidates:
+            return self.candidates(ctx)
+        return self.strategy.kept(ctx, "excluded", ctx.namespace, lambda: self._excluded(ctx))
 
     def _all(self, ctx: Context) -> tuple[Candidate, ...]:
         runtimes = self.strategy.runtimes(ctx.namespace)

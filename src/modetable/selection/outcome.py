@@ -589,8 +589,7 @@ def _with_facts(
             )
         return _named(case, request, ctx, evaluator, runtime_field)
     if facts.waiting and now is not None:
-        found = candidates or evaluator.every_candidate(ctx)
-        return _pending(case, ctx, found, now, model_field)
+        return _pending(case, ctx, evaluator, now, model_field)
     if not facts.format_name:
         return case.finish(
             SelectionOutcome.MODEL_FORMAT_MISSING,
@@ -617,9 +616,7 @@ def _answer(now: Outcome) -> str | None:
     return " ".join(admission.warnings) or None
 
 
-def _pending(
-    case: Case, ctx: Context, candidates: tuple[Candidate, ...], now: Outcome, field: str
-) -> Outcome:
+def _pending(case: Case, ctx: Context, evaluator: Evaluator, now: Outcome, field: str) -> Outcome:
     """No runtime named, the model waiting for OME's model agent: pending with
     the runtimes that pass every check decided now; where none does, what OME
     answers now (an error now), with why none could be picked as its hint:
@@ -628,7 +625,7 @@ def _pending(
     policy = case.policy
     agent = model_agent(policy)
     assert agent is not None
-    could = tuple(dict.fromkeys(c.name for c in candidates if c.compatible))
+    could = evaluator.could_pick(ctx)
     if could:
         message = policy.message(agent.could_pick, runtimes=", ".join(could), who=agent.who)
         outcome = case.finish(SelectionOutcome.PENDING, message=message, field=field)
@@ -636,7 +633,7 @@ def _pending(
         return attrs.evolve(outcome, pending=PendingModel(case.model, (), None, could))
     rules = selection_rules(policy).no_runtime
     scope = scoring.scope_order(policy)
-    excluded = sorted(candidates, key=lambda c: (c.name, scope(c.scope)))
+    excluded = sorted(evaluator.first_failures(ctx), key=lambda c: (c.name, scope(c.scope)))
     items = rules.item_separator.join(
         policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded
     ) or policy.message(agent.no_runtimes, namespace=ctx.namespace)
