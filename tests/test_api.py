@@ -514,3 +514,114 @@ def test_a_cache_keyed_by_a_policy_is_bounded():
             if takes_policy and any("lru_cache(maxsize=None)" in d for d in cached):
                 unbounded.append(f"{path.name}:{node.name}")
     assert unbounded == []
+
+
+# --- what a Cluster keeps between calls --------------------------------------------
+
+
+def _fleet_documents() -> list:
+    """InferenceServices of a few shapes in a few namespaces (one shape in
+    several namespaces, one namespace with a runtime of its own), over runtimes
+    that pass or fail different checks, and a model of each format."""
+    from corpus import MODEL, entry
+
+    gguf = {
+        **MODEL["spec"],
+        "modelFormat": {"name": "gguf", "version": "3.0.0"},
+        "modelFramework": {"name": "llama.cpp", "version": "0.3.2"},
+    }
+    models = [model_doc("m", **MODEL["spec"]), model_doc("gguf", **gguf)]
+    runtimes = [
+        runtime_doc("a", supportedModelFormats=[entry(priority=2)]),
+        runtime_doc("b", supportedModelFormats=[entry(priority=3)]),
+        runtime_doc("local", "ServingRuntime", namespace="ns1", supportedModelFormats=[entry()]),
+        runtime_doc("off", disabled=True, supportedModelFormats=[entry(priority=9)]),
+        runtime_doc(
+            "multinode",
+            supportedModelFormats=[entry(priority=8)],
+            engineConfig={"annotations": {"ome.io/deploymentMode": "MultiNode"}},
+        ),
+    ]
+    isvcs = [
+        isvc_doc(f"svc-{n}", namespace, **spec)
+        for n, (namespace, spec) in enumerate(
+            [
+                ("ns1", {}),
+                ("ns2", {}),
+                ("ns1", {"model": {"name": "gguf"}}),
+                ("ns2", {"runtime": {"name": "b"}}),
+                ("ns3", {"model": {"name": "missing"}}),
+                ("ns2", {}),
+                ("ns1", {"runtime": {"name": "off"}}),
+            ]
+        )
+    ]
+    return [*models, *runtimes, *isvcs]
+
+
+# The commands that select, and their answers with every step run, nothing kept
+# (what `modetable select`, `admit` and `effective` run).
+_SELECTING = ("select", "admit", "effective")
+
+
+def _by_every_step(policy, cluster, ref: str, command: str) -> dict:
+    from modetable.api import results
+    from modetable.api.cluster import engine_cluster
+    from modetable.api.rules import engine_policy
+
+    engine = engine_policy(policy)
+    objects = engine_cluster(cluster, engine)
+    answer = getattr(results, f"{command}_result")
+    return answer(engine, objects, objects.find_isvc(ref)).to_json()
+
+
+def test_select_on_one_cluster_again_and_again_answers_as_every_step_run():
+    """Each select() on a Cluster shares what the ones before it decided (per
+    policy, the last four kept), with admit() and effective(), which select
+    too: the answers are still every step's, in any
+    order, under policies of several versions taking turns, one policy equal
+    to another, and more policies than are kept; and once the Cluster is
+    gone, and pickled."""
+    import gc
+    import pickle
+    import weakref
+
+    from modetable.api import cluster as api_cluster
+
+    rules = modetable.load_rules(RULES)
+    policies = [rules.at(v) for v in ("v1.3", "v1.2.2", "1.3.1", "v1.3.0", "1.2.2", "v1.3")]
+    with pytest.warns(modetable.ModetableWarning):
+        policies.append(rules.at("v1.4.0"))  # newer than the rules: a release of its own
+    cluster = modetable.Cluster.from_objects(_fleet_documents(), rules=policies[0])
+    expected = {
+        (n, ref, command): _by_every_step(policy, cluster, ref, command)
+        for n, policy in enumerate(policies)
+        for ref in cluster.isvcs
+        for command in _SELECTING
+    }
+    assert [expected[0, ref, "select"]["result"] for ref in cluster.isvcs] == [
+        "picked",
+        "picked",
+        "none",
+        "named",
+        "model_missing",
+        "picked",
+        "runtime_disabled",
+    ]
+    for ref in (*cluster.isvcs, *reversed(cluster.isvcs)):
+        for n, policy in enumerate(policies):
+            for command in _SELECTING:
+                answer = getattr(modetable, command)(policy, cluster, ref)
+                assert answer.to_json() == expected[n, ref, command], (ref, command)
+    kept = api_cluster._kept[cluster]
+    assert len(kept._evaluators) == api_cluster._POLICIES_KEPT == 4
+    # A result finds its candidates when its JSON is asked for; it does not
+    # keep the Cluster alive, and what is kept goes with the Cluster.
+    made = {ref: modetable.select(policies[0], cluster, ref) for ref in cluster.isvcs}
+    gone = weakref.ref(cluster)
+    del cluster, kept
+    gc.collect()
+    assert gone() is None
+    for ref, result in made.items():
+        assert result.to_json() == expected[0, ref, "select"]
+        assert pickle.loads(pickle.dumps(result)).to_json() == expected[0, ref, "select"]

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+import weakref
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -20,9 +23,59 @@ from modetable.rules import policy as rules_policy
 from modetable.rules.model import RuleFile
 from modetable.settled import frozen
 
-__all__ = ["Cluster", "engine_cluster", "rejected_objects"]
+if TYPE_CHECKING:
+    from modetable.selection import Evaluator
+
+__all__ = ["Cluster", "engine_cluster", "kept_evaluator", "rejected_objects"]
 
 _MAKERS = "Cluster.from_paths or Cluster.from_objects"
+
+# The policies whose evaluators a Cluster keeps at once (the oldest let go).
+_POLICIES_KEPT = 4
+
+
+class _Kept:
+    """What deciding about one Cluster keeps between calls: for each policy it
+    was decided with (the last few), the fleet's evaluator, whose strategy
+    (`selection.memo.Memoised`) keeps each step's result per what the step
+    reads, the runtimes' views and the indexes, as one `audit_cluster()` keeps
+    them for its InferenceServices. Its memo is filled as it is used, and
+    not by two threads at once: one call at a time holds `lock` while it
+    decides with it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._evaluators: dict[
+            tuple[Any, ...], tuple[rules_policy.Policy, Evaluator, Evaluator]
+        ] = {}
+
+    def evaluator(
+        self, policy: rules_policy.Policy, cluster: manifests.Cluster, candidates: bool
+    ) -> Evaluator:
+        """The evaluator for `policy` (held under `lock`), assessing every
+        candidate or not: the two share one memo. One policy equal to another
+        (the same rules, version and release) decides as it does."""
+        # The rules by identity: comparing two rules files would cost more than
+        # the decision it saves (the cluster was read with these rules).
+        key = tuple(
+            id(value) if field.name == "rules" else value
+            for field in attrs.fields(type(policy))
+            for value in (getattr(policy, field.name),)
+        )
+        found = self._evaluators.pop(key, None)
+        if found is None or found[0].rules is not policy.rules:
+            from modetable.selection import Evaluator, Memoised
+
+            strategy = Memoised(policy, cluster)
+            found = (
+                policy,
+                Evaluator(policy, cluster, strategy, candidates=False),
+                Evaluator(policy, cluster, strategy, candidates=True),
+            )
+        self._evaluators[key] = found  # the most recently used last
+        while len(self._evaluators) > _POLICIES_KEPT:
+            del self._evaluators[next(iter(self._evaluators))]
+        return found[2] if candidates else found[1]
 
 
 @frozen(eq=False)
@@ -30,8 +83,11 @@ class Cluster:
     """InferenceServices, runtimes and models, read once and checked: every
     object's shape and every field the rules read, as the commands check them.
 
-    Made by `Cluster.from_paths` or `Cluster.from_objects`. Immutable, and safe
-    to share across threads; modetable keeps its own copy of every object.
+    Made by `Cluster.from_paths` or `Cluster.from_objects`. Its objects are
+    immutable, and it is safe to share across threads; modetable keeps its own
+    copy of every object. What `select` decides about them is kept as long as
+    the Cluster lives, so that the next call need not decide it again
+    (`kept_evaluator`).
     """
 
     _cluster: manifests.Cluster = attrs.field(
@@ -203,6 +259,30 @@ def engine_cluster(cluster: Cluster, policy: rules_policy.Policy) -> manifests.C
             f"{policy.file}: read it with rules=the policy"
         )
     return cluster._cluster
+
+
+# Each Cluster's `_Kept`, as long as the Cluster lives (a Cluster compares by
+# identity; what is kept holds the engine's cluster, never the public one).
+# Kept beside the Cluster, not in it: the Cluster's fields are what it was
+# made of, and a copy or a pickle of it starts with nothing kept.
+_kept: weakref.WeakKeyDictionary[Cluster, _Kept] = weakref.WeakKeyDictionary()
+_kept_lock = threading.Lock()
+
+
+@contextmanager
+def kept_evaluator(
+    cluster: Cluster, policy: rules_policy.Policy, *, candidates: bool
+) -> Iterator[Evaluator]:
+    """The evaluator `cluster` keeps for `policy` (assessing every candidate, or
+    only what the outcome needs; its memo shared by every call on the
+    cluster), held by this thread alone until the block ends; `policy`
+    already checked by `engine_cluster`."""
+    with _kept_lock:
+        kept = _kept.get(cluster)
+        if kept is None:
+            kept = _kept[cluster] = _Kept()
+    with kept.lock:
+        yield kept.evaluator(policy, cluster._cluster, candidates)
 
 
 def rejected_objects(cluster: Cluster) -> Sequence[manifests.Rejected]:

@@ -2,24 +2,32 @@
 answers for Python callers, each the very result the command prints
 (`modetable/api/results.py`).
 
-Every call works on what it is given and keeps nothing: a `Policy` and a
-`Cluster` are immutable, so any number of threads may decide at once with the
-same ones.
+A `Policy` and a `Cluster`'s objects are immutable, so any number of threads
+may decide at once with the same ones. `select` keeps what it decides with the
+`Cluster` (`cluster.kept_evaluator`: each selection step's result per what it
+reads, as one `audit_cluster()` keeps them), and so do `effective` and
+`admit`, which select too: selecting for each of a cluster's InferenceServices
+in turn costs about what auditing them does, and the answers are those of
+every step run. Threads deciding on one Cluster take turns at its memo.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from typing import Any
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from modetable.api import results
 from modetable.api.arguments import flag, name, path, typed, wrong_type
-from modetable.api.cluster import Cluster, engine_cluster, rejected_objects
+from modetable.api.cluster import Cluster, engine_cluster, kept_evaluator, rejected_objects
 from modetable.api.rules import Policy, engine_policy
 from modetable.errors import Location, ModetableError
 from modetable.inputs import loading, manifests
 from modetable.rules import policy as rules_policy
+
+if TYPE_CHECKING:
+    from modetable.selection import Outcome
 
 __all__ = ["IsvcRef", "admit", "audit_cluster", "effective", "match", "select"]
 
@@ -44,7 +52,32 @@ def select(
     found, objects, target = _inputs(policy, cluster, isvc)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    return results.select_result(found, objects, target)
+    later = results.Later(_with_candidates(cluster, found, objects, target))
+    with kept_evaluator(cluster, found, candidates=False) as evaluator:
+        return results.select_result(found, objects, target, evaluator, later)
+
+
+def _with_candidates(
+    cluster: Cluster,
+    policy: rules_policy.Policy,
+    objects: manifests.Cluster,
+    isvc: manifests.Manifest,
+) -> Callable[[], Outcome]:
+    """`select`'s outcome with every candidate assessed, made when asked for,
+    through what `cluster` keeps; once the Cluster is gone, with every step
+    run (a result does not keep the Cluster alive)."""
+    held = weakref.ref(cluster)
+
+    def make() -> Outcome:
+        from modetable.selection import select
+
+        public = held()
+        if public is None:
+            return select(policy, objects, isvc)
+        with kept_evaluator(public, policy, candidates=True) as evaluator:
+            return select(policy, objects, isvc, evaluator)
+
+    return make
 
 
 def effective(
@@ -59,7 +92,8 @@ def effective(
     named = name("runtime", runtime)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    return results.effective_result(found, objects, target, named)
+    with kept_evaluator(cluster, found, candidates=False) as evaluator:
+        return results.effective_result(found, objects, target, named, evaluator)
 
 
 def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResult:
@@ -70,7 +104,8 @@ def admit(policy: Policy, cluster: Cluster, isvc: IsvcRef) -> results.AdmitResul
     found, objects, target = _inputs(policy, cluster, isvc)
     if isinstance(target, manifests.Refused):
         return results.refused_result(found, objects, target)
-    return results.admit_result(found, objects, target)
+    with kept_evaluator(cluster, found, candidates=False) as evaluator:
+        return results.admit_result(found, objects, target, evaluator)
 
 
 def match(

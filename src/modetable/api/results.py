@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from modetable.engine.running import Effective
     from modetable.inputs.baseline import Baseline, BaselineEntry
     from modetable.reports.finding import Finding, ObjectRef
-    from modetable.selection import Outcome
+    from modetable.selection import Candidate, Evaluator, Outcome
     from modetable.views.admit import AdmitView
     from modetable.views.audit import AuditItemView, AuditTrailerView, AuditView
     from modetable.views.effective import EffectiveView
@@ -47,6 +47,7 @@ __all__ = [
     "AuditResult",
     "AuditRun",
     "EffectiveResult",
+    "Later",
     "MatchResult",
     "SelectResult",
     "admit_result",
@@ -94,6 +95,35 @@ def _document(view: Any) -> dict[str, Any]:
 # --- select ---------------------------------------------------------------------
 
 
+class Later:
+    """An outcome's candidates (every runtime of the namespace and cluster
+    assessed: only the view shows them), found when the view is asked for by
+    `make`, the outcome made again through an evaluator that assesses them
+    (the Python API's `select`: the same outcome, candidates included, from
+    the memo its Cluster keeps). Found anew each time: a result stays as it
+    was made, and may be shared across threads. A copy or a pickle holds them
+    found."""
+
+    __slots__ = ("_candidates", "_make")
+
+    def __init__(
+        self,
+        make: Callable[[], Outcome] | None = None,
+        candidates: tuple[Candidate, ...] | None = None,
+    ) -> None:
+        self._make = make
+        self._candidates = candidates
+
+    def candidates(self) -> tuple[Candidate, ...]:
+        if self._candidates is not None:
+            return self._candidates
+        assert self._make is not None
+        return self._make().candidates
+
+    def __reduce__(self) -> tuple[type[Later], tuple[None, tuple[Candidate, ...]]]:
+        return (Later, (None, self.candidates()))
+
+
 @frozen(eq=False)
 class SelectResult:
     """`modetable select`: the runtime OME uses for an InferenceService, or why
@@ -102,6 +132,11 @@ class SelectResult:
     _policy: Policy = attrs.field(alias="policy", repr=False, validator=_made(Policy))
     _outcome: Outcome = attrs.field(
         alias="outcome", repr=False, validator=_made("modetable.selection:Outcome")
+    )
+    # The candidates, assessed when the view is first asked for (None: the
+    # outcome holds them).
+    _later: Later | None = attrs.field(
+        alias="later", default=None, repr=False, validator=_made((Later, type(None)))
     )
 
     @property
@@ -163,17 +198,30 @@ class SelectResult:
         """The answer as `modetable select` shows it."""
         from modetable.views.select import SelectView
 
-        return SelectView.of(self._policy, self._outcome)
+        outcome = self._outcome
+        if self._later is not None:
+            outcome = attrs.evolve(outcome, candidates=self._later.candidates())
+        return SelectView.of(self._policy, outcome)
 
     def to_json(self) -> dict[str, Any]:
         """What `modetable select -o json` prints (docs/json.md)."""
         return _document(self.view)
 
 
-def select_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> SelectResult:
+def select_result(
+    policy: Policy,
+    cluster: Cluster,
+    isvc: Manifest,
+    evaluator: Evaluator | None = None,
+    later: Later | None = None,
+) -> SelectResult:
+    """`select`'s answer; through `evaluator` when given, which assesses every
+    candidate unless `later` finds them (the outcome is the one every step
+    run gives)."""
     from modetable.selection import select
 
-    return SelectResult(policy=policy, outcome=select(policy, cluster, isvc))
+    outcome = select(policy, cluster, isvc, evaluator)
+    return SelectResult(policy=policy, outcome=outcome, later=later)
 
 
 # --- effective ------------------------------------------------------------------
@@ -226,10 +274,15 @@ class EffectiveResult(_AboutOne):
 
 
 def effective_result(
-    policy: Policy, cluster: Cluster, isvc: Manifest, runtime: str | None = None
+    policy: Policy,
+    cluster: Cluster,
+    isvc: Manifest,
+    runtime: str | None = None,
+    evaluator: Evaluator | None = None,
 ) -> EffectiveResult:
     """The running modes with the runtime the InferenceService names, else
-    `runtime` (a name) when given, else the one OME would select."""
+    `runtime` (a name) when given, else the one OME would select (through
+    `evaluator` when given)."""
     from modetable.engine.running import effective
     from modetable.selection import select
     from modetable.selection.checks import runtime_view
@@ -246,7 +299,7 @@ def effective_result(
         # or the one named, but none where OME refuses it for what the
         # manifests show (`cause`: disabled, a model with no format), and none
         # for a virtual InferenceService, which needs none.
-        outcome = select(policy, cluster, isvc)
+        outcome = select(policy, cluster, isvc, evaluator)
         used, message = outcome.runtime, outcome.message
         if outcome.resolved and request:
             if named_runtime is None:
@@ -357,10 +410,13 @@ class AdmitResult(_AboutOne):
         return _document(self.view)
 
 
-def admit_result(policy: Policy, cluster: Cluster, isvc: Manifest) -> AdmitResult:
+def admit_result(
+    policy: Policy, cluster: Cluster, isvc: Manifest, evaluator: Evaluator | None = None
+) -> AdmitResult:
+    """The admission verdict select shows (through `evaluator` when given)."""
     from modetable.selection import select
 
-    verdict = select(policy, cluster, isvc).admission
+    verdict = select(policy, cluster, isvc, evaluator).admission
     return AdmitResult(policy=policy, isvc=isvc, admission=verdict)
 
 
