@@ -174,27 +174,19 @@ def _all_hold(node: Any, trie: _Trie) -> bool:
     or a list; only a list has `*` items)."""
     for head, tests, below in trie:
         if head == _ANY_ITEM:
-            if not isinstance(node, list):
+            values = node if isinstance(node, list) else ()
+        elif isinstance(node, dict):
+            values = (node.get(head),)
+        else:
+            continue
+        for value in values:
+            if value is None:
                 continue
-            for item in node:
-                if item is None:
-                    continue
-                for test in tests:
-                    if not test(item):
-                        return False
-                if below and isinstance(item, dict | list) and not _all_hold(item, below):
+            for test in tests:
+                if not test(value):
                     return False
-            continue
-        if not isinstance(node, dict):
-            continue
-        value = node.get(head)
-        if value is None:
-            continue
-        for test in tests:
-            if not test(value):
+            if below and isinstance(value, dict | list) and not _all_hold(value, below):
                 return False
-        if below and isinstance(value, dict | list) and not _all_hold(value, below):
-            return False
     return True
 
 
