@@ -40,6 +40,7 @@ __all__ = [
     "code_findings",
     "finding",
     "help_text",
+    "severity",
     "unused",
 ]
 
@@ -76,21 +77,25 @@ def finding(code: str, message: str, location: Location, versions: Iterable[str]
         code=code,
         message=message,
         location=location,
-        severity=Severity.WARNING if code in WARNINGS else Severity.ERROR,
+        severity=severity(code),
         versions=tuple(versions),
     )
+
+
+def severity(code: str) -> Severity:
+    """How bad a finding of `code` is: the analysis's warnings, else an error."""
+    return Severity.WARNING if code in WARNINGS else Severity.ERROR
 
 
 def help_text(code: str) -> str:
     """A code's help as SARIF's rule carries it: its severity, what it means,
     what to do (a load error's code: where docs/limits.md explains it)."""
-    severity = "warning" if code in WARNINGS else "error"
     if code not in DESCRIPTIONS:
         return (
-            f"Severity: {severity}.\n\nThe rules file does not load ({code}): "
+            f"Severity: {severity(code)}.\n\nThe rules file does not load ({code}): "
             "docs/limits.md lists the error codes and what each means."
         )
-    return f"Severity: {severity}.\n\n{DESCRIPTIONS[code]}\n\nWhat to do: {ADVICE[code]}"
+    return f"Severity: {severity(code)}.\n\n{DESCRIPTIONS[code]}\n\nWhat to do: {ADVICE[code]}"
 
 
 def analyse(ruleset: RuleSet) -> list[Problem]:

@@ -197,7 +197,7 @@ def _report(
     each example run that passed one with nothing found, so that a clean file
     is a report of passing tests, not an empty one (which some CI servers fail)."""
     from modetable.__about__ import __version__
-    from modetable.authoring.analysis import DESCRIPTIONS, WARNINGS, help_text
+    from modetable.authoring.analysis import DESCRIPTIONS, help_text, severity
     from modetable.reports import Report, Rule, Subject
     from modetable.reports.finding import Finding, ObjectRef
 
@@ -216,7 +216,7 @@ def _report(
             )
             subjects.append(Subject(name, _EXAMPLE_GROUP, run.location, ()))
     rules = [
-        Rule(code, text, "warning" if code in WARNINGS else "error", help=help_text(code))
+        Rule(code, text, str(severity(code)), help=help_text(code))
         for code, text in DESCRIPTIONS.items()
     ]
     # A load error's code (docs/limits.md) is a rule of its own.
