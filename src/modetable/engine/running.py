@@ -3,6 +3,7 @@ and what fails at run time."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import attrs
@@ -46,8 +47,10 @@ class Effective:
 _ReadTree = dict[str, "_ReadTree"]
 
 
+@functools.lru_cache(maxsize=16)  # bounded: a long-running program may make many policies
 def _merged_reads(policy: Policy) -> _ReadTree:
-    """Every path the running sources read from the merged InferenceService."""
+    """Every path the running sources read from the merged InferenceService
+    (once per policy; read, never changed)."""
     tree: _ReadTree = {}
     for component in policy.components:
         for plan in policy.plans(Purpose.RUNNING, component.name):
