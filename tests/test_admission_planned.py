@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 from test_admission_checks import CASES, ROLLOUT_CASES, cluster_docs, isvc
 
 from modetable.admission import Shown, admit
-from modetable.admission.fields import FieldPlan, PlannedReader, Reader, field_plan
+from modetable.admission.fields import (
+    FieldPlan,
+    PlannedReader,
+    Reader,
+    VerdictMemo,
+    field_plan,
+)
 from modetable.errors import Location
 from modetable.inputs.manifests import Manifest
 from modetable.parsing import paths
@@ -33,7 +39,10 @@ SHOWN = [
 
 
 def assert_planned_agrees(policy, cluster, isvcs=None) -> None:
+    """Planned, and planned with the checks' answers kept for the whole
+    cluster (one memo, as a fleet's audit keeps it), as `admit` alone."""
     plan = field_plan(policy)
+    memo = VerdictMemo()
     for one in isvcs if isvcs is not None else cluster.isvcs:
         for selection, result in SHOWN:
             expected = admit(policy, one, cluster, selection=selection, result=result)
@@ -41,6 +50,10 @@ def assert_planned_agrees(policy, cluster, isvcs=None) -> None:
                 policy, one, cluster, selection=selection, result=result, read=plan.read(one)
             )
             assert got == expected, one.ref
+            kept = admit(
+                policy, one, cluster, selection=selection, result=result, read=plan.read(one, memo)
+            )
+            assert kept == expected, one.ref
 
 
 @pytest.mark.parametrize("version", ["v1.2.2", "v1.3"])
@@ -100,11 +113,11 @@ def _put(node: Any, segments: tuple[str, ...], value: Any) -> Any:
     return copy
 
 
-def _manifest(body: dict[str, Any]) -> Manifest:
+def _manifest(body: dict[str, Any], name: str = "svc", namespace: str = "ns") -> Manifest:
     return Manifest(
         kind="InferenceService",
-        name="svc",
-        namespace="ns",
+        name=name,
+        namespace=namespace,
         scope="namespace",
         body=body,  # type: ignore[arg-type]
         location=Location("generated.yaml", 1, 1),
@@ -134,9 +147,13 @@ def test_generated_inference_services(ruleset, version):
         )
     ]
 
+    # One memo for every example: an answer kept for one body must be given
+    # only to bodies that read alike.
+    memo = VerdictMemo()
+
     @settings(max_examples=300, deadline=None)
-    @given(bodies(plan))
-    def agree(body: dict[str, Any]) -> None:
+    @given(bodies(plan), st.sampled_from([("svc", "ns"), ("svc", "other"), ("other", "ns")]))
+    def agree(body: dict[str, Any], named: tuple[str, str]) -> None:
         one = _manifest(body)
         read = plan.read(one)
         for component, template in _templates(plan):
@@ -150,6 +167,14 @@ def test_generated_inference_services(ruleset, version):
         for selection, result in SHOWN:
             expected = _outcome(admit, policy, one, None, selection=selection, result=result)
             got = _outcome(admit, policy, one, None, selection=selection, result=result, read=read)
+            assert got == expected
+            # The same body under another name or namespace, its answers kept.
+            other = _manifest(body, *named)
+            expected = _outcome(admit, policy, other, None, selection=selection, result=result)
+            kept = plan.read(other, memo)
+            got = _outcome(
+                admit, policy, other, None, selection=selection, result=result, read=kept
+            )
             assert got == expected
 
     agree()

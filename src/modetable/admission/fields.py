@@ -18,10 +18,10 @@ from modetable.engine.matching import declares
 from modetable.inputs.admission_fields import path_values
 from modetable.inputs.manifests import Manifest
 from modetable.parsing import paths
-from modetable.rules.model.admission import CheckCase, CheckValue, FieldTest
+from modetable.rules.model.admission import AdmissionRule, CheckCase, CheckValue, FieldTest
 from modetable.rules.policy import Policy
-from modetable.rules.words import Counts, TestWord
-from modetable.text.templates import fill
+from modetable.rules.words import AdmissionCheck, Counts, TestWord
+from modetable.text.templates import fill, placeholders
 from modetable.versions import in_force
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "FieldValues",
     "PlannedReader",
     "Reader",
+    "VerdictMemo",
     "all_hold",
     "case_values",
     "field_plan",
@@ -210,17 +211,67 @@ def _expanded(template: str, placeholders: tuple[tuple[str, str], ...]) -> paths
     return paths.expand(template, dict(placeholders))
 
 
+class VerdictMemo:
+    """What the `fields` checks gave, and whether an `undecided` check's tests
+    held, for the InferenceServices of one fleet, kept per what they read
+    (`FieldValues.memo_key`): InferenceServices of one shape cost one decision."""
+
+    __slots__ = ("kept", "shapes")
+
+    def __init__(self) -> None:
+        self.shapes: dict[tuple, int] = {}
+        self.kept: dict[tuple, Any] = {}
+
+
 class FieldValues:
     """One InferenceService's values at every path its policy's checks read
-    (`FieldPlan.read`), and its readers."""
+    (`FieldPlan.read`), and its readers; `memo`, when given, keeps checks'
+    answers per what they read for the InferenceServices of one fleet."""
 
-    __slots__ = ("_readers", "isvc", "plan", "values")
+    __slots__ = ("_keys", "_readers", "isvc", "memo", "plan", "values")
 
-    def __init__(self, plan: FieldPlan, isvc: Manifest, values: list[Any]) -> None:
+    def __init__(
+        self, plan: FieldPlan, isvc: Manifest, values: list[Any], memo: VerdictMemo | None = None
+    ) -> None:
         self.plan = plan
         self.isvc = isvc
         self.values = values
+        self.memo = memo
         self._readers: dict[str | None, PlannedReader] = {}
+        # FieldPlan.variants index -> its part of a memo key (-1: the shape's id).
+        self._keys: dict[int, Any] = {}
+
+    def memo_key(self, what: str, rule_id: str) -> tuple | None:
+        """The key of a check's answer in `memo`: all it may read (the values
+        at the paths the checks read, the rule's own reads of the objects'
+        names, the namespace where its texts use it); None when there is no
+        memo or the rule is not kept (`FieldPlan.keyed`)."""
+        memo = self.memo
+        if memo is None:
+            return None
+        variant = self.plan.keyed.get(rule_id)
+        if variant is None:
+            return None
+        found = self._keys.get(variant)
+        if found is None:
+            found = self._keys[variant] = self._key(variant)
+        return (what, rule_id, found)
+
+    def _key(self, variant: int) -> tuple:
+        """What the rules of one `FieldPlan.variants` entry read here."""
+        plan, memo = self.plan, self.memo
+        assert memo is not None
+        shape = self._keys.get(-1)
+        if shape is None:
+            shape = self._keys[-1] = memo.shapes.setdefault(
+                _tokens(self.values, plan.shape_slots), len(memo.shapes)
+            )
+        own, namespace = plan.variants[variant]
+        return (
+            shape,
+            _tokens(self.values, own) if own else (),
+            self.isvc.namespace if namespace else None,
+        )
 
     def reader(self, component: str | None = None) -> PlannedReader:
         """The reader for `component` (or none), made once."""
@@ -281,6 +332,7 @@ class FieldPlan:
             }
             for component in self._slots
         }
+        self._keys()
 
     def _node(self, nodes: dict[paths.Segments, int], segments: paths.Segments) -> int:
         found = nodes.get(segments)
@@ -304,7 +356,7 @@ class FieldPlan:
         the slot it reads, for `component`."""
         return self._tests.get(component, {})
 
-    def read(self, isvc: Manifest) -> FieldValues:
+    def read(self, isvc: Manifest, memo: VerdictMemo | None = None) -> FieldValues:
         values: list[Any] = [isvc.body]
         append = values.append
         for parent, key in self._steps:
@@ -312,7 +364,69 @@ class FieldPlan:
             append(node.get(key, _ABSENT) if isinstance(node, dict) else _ABSENT)
         for segments in self._starred:
             append(tuple(_walk(isvc.body, segments)))
-        return FieldValues(self, isvc, values)
+        return FieldValues(self, isvc, values, memo)
+
+    def _keys(self) -> None:
+        """What a memo key holds (`FieldValues.memo_key`): the shape (every
+        value the checks read, but the objects' names, whose values are as
+        many as the objects: a key holding them would share nothing); for each
+        `fields` check and each check with `undecided` tests, the names it
+        reads, and whether its texts use the namespace. A value is kept whole
+        where a check reads what it holds (a case's value, a comparison, a
+        pattern, a source); elsewhere (tests of whether it is set or empty)
+        as only whether it is there, null, empty, or else what it is.
+        Not kept: a check reading a name whole or whose texts use the
+        InferenceService's name (each answer its own), and every check when a
+        read could miss the plan and walk the InferenceService itself (a
+        component's declaration, a single value at a `*` path)."""
+        policy = self.policy
+        self.shape_slots: tuple[tuple[int, bool], ...] = ()
+        # Each kept rule's entry of `variants`: the name slots it reads, and
+        # whether the namespace is part of its answer.
+        self.keyed: dict[str, int] = {}
+        self.variants: list[tuple[tuple[tuple[int, bool], ...], bool]] = []
+        if any(self.declared_slot(c.name) is None for c in policy.components):
+            return
+        by_template: dict[str, set[int]] = {}
+        starred: set[str] = set()
+        for here in self._slots.values():
+            for template, (slot, is_starred) in here.items():
+                by_template.setdefault(template, set()).add(slot)
+                if is_starred:
+                    starred.add(template)
+
+        def slots_of(templates: Iterable[str]) -> set[int]:
+            return {slot for t in templates for slot in by_template.get(t, ())}
+
+        rules = [
+            r for r in policy.admission if r.check == AdmissionCheck.FIELDS or _undecided_tests(r)
+        ]
+        whole: set[int] = set()
+        for rule in rules:
+            read_whole = _read_whole(policy, rule)
+            if read_whole & starred:
+                return
+            whole |= slots_of(read_whole)
+        names = {policy.rules.runtime_ref.name}
+        selection = policy.rules.selection
+        if selection is not None:
+            names.add(f"{selection.model_ref.path}.{selection.model_ref.name}")
+        names.discard(policy.rules.running_merge.into)
+        name_slots = slots_of(names)
+        self.shape_slots = tuple(
+            (slot, slot in whole)
+            for slot in sorted(slots_of(by_template))
+            if slot not in name_slots
+        )
+        for rule in rules:
+            used = _isvc_names_used(policy, rule)
+            own = slots_of(_templates_of(policy, rule)) & name_slots
+            if "name" in used or own & slots_of(_read_whole(policy, rule)):
+                continue
+            variant = (tuple((slot, False) for slot in sorted(own)), "namespace" in used)
+            if variant not in self.variants:
+                self.variants.append(variant)
+            self.keyed[rule.id] = self.variants.index(variant)
 
 
 # A test on one field, given the values read and the reader (for `other` and
@@ -376,6 +490,103 @@ def _templates_read(policy: Policy) -> tuple[str, ...]:
         if source.path is not None:
             found[source.path] = None
     return tuple(found)
+
+
+def _token(value: Any) -> Any:
+    """`value` as a memo key holds it where only `set`, `unset`, `empty` and
+    `filled` read it: absent or null as itself, a string as whether it is
+    empty, anything else as its type (Go reads it as an empty string)."""
+    if value is None or value is _ABSENT:
+        return value
+    if isinstance(value, str):
+        return value == ""
+    kind = type(value)
+    if kind is tuple:  # the values at a `*` path
+        return tuple(map(_token, value))
+    return kind
+
+
+def _whole(value: Any) -> Any:
+    """`value` as a memo key holds it where a check reads what it holds."""
+    kind = type(value)
+    if kind is str or value is None or value is _ABSENT:
+        return value
+    if isinstance(value, dict):
+        return (kind, tuple((k, _whole(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (kind, tuple(map(_whole, value)))
+    return (kind, value)
+
+
+def _tokens(values: list[Any], slots: tuple[tuple[int, bool], ...]) -> tuple:
+    """The values at `slots` as a key holds them (each slot: whether read whole)."""
+    return tuple([_whole(values[s]) if whole else _token(values[s]) for s, whole in slots])
+
+
+def _undecided_tests(rule: AdmissionRule) -> tuple[FieldTest, ...]:
+    return rule.undecided.when if rule.undecided is not None else ()
+
+
+def _rule_tests(rule: AdmissionRule) -> list[FieldTest]:
+    tests = [*rule.guard, *_undecided_tests(rule)]
+    for case in rule.cases:
+        tests.extend(case.when)
+    return tests
+
+
+def _source_paths(policy: Policy, ids: Iterable[str]) -> set[str]:
+    return {
+        source.path
+        for i in ids
+        if (source := policy.sources_by_id.get(i)) is not None and source.path is not None
+    }
+
+
+def _templates_of(policy: Policy, rule: AdmissionRule) -> set[str]:
+    """Every path template a `fields` check or an `undecided` test reads."""
+    found: set[str] = set()
+    for test in _rule_tests(rule):
+        found.update(t for t in (test.field, test.other) if t is not None)
+        found |= _source_paths(policy, test.sources)
+    for case in rule.cases:
+        for spec in case.values.values():
+            if spec.field is not None:
+                found.add(spec.field)
+            found |= _source_paths(policy, spec.sources)
+    return found
+
+
+# The tests that read only whether a value is there, null, empty or else what it is.
+_READS_WHAT_IT_IS = frozenset({TestWord.SET, TestWord.UNSET, TestWord.EMPTY, TestWord.FILLED})
+
+
+def _read_whole(policy: Policy, rule: AdmissionRule) -> set[str]:
+    """The templates whose values the rule reads beyond what they are (a
+    case's value, an equality, a comparison, a pattern, a source's string)."""
+    found: set[str] = set()
+    for test in _rule_tests(rule):
+        if test.test not in _READS_WHAT_IT_IS and test.field is not None:
+            found.add(test.field)
+        if test.other is not None:
+            found.add(test.other)
+        found |= _source_paths(policy, test.sources)
+    for case in rule.cases:
+        for spec in case.values.values():
+            if spec.field is not None:
+                found.add(spec.field)
+            found |= _source_paths(policy, spec.sources)
+    return found
+
+
+def _isvc_names_used(policy: Policy, rule: AdmissionRule) -> set[str]:
+    """Which of the InferenceService's name and namespace a text of the rule
+    (a case's message or value, a pattern) uses."""
+    texts = [t.pattern for t in _rule_tests(rule) if t.pattern is not None]
+    for case in rule.cases:
+        message = policy.rules.messages.get(case.message)
+        texts.append(message.text if message is not None else "{name}")
+        texts.extend(spec.text for spec in case.values.values() if spec.text is not None)
+    return {n for text in texts for n in placeholders(text) if n in ("name", "namespace")}
 
 
 def _walk(node: Any, segments: paths.Segments) -> Iterator[Any]:

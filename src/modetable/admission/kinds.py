@@ -27,7 +27,7 @@ from modetable.admission.rollout import (
 from modetable.inputs.api_server import refusal, schema_check_rule
 from modetable.inputs.manifests import Cluster, Manifest
 from modetable.parsing import paths
-from modetable.rules.model.admission import AdmissionRule
+from modetable.rules.model.admission import AdmissionRule, FieldTest
 from modetable.rules.policy import Policy
 from modetable.rules.words import AdmissionCheck, AdmissionEmit, Emit, Scope
 from modetable.settled import frozen
@@ -142,7 +142,20 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     """Tests on the InferenceService's fields: when every `guard` test holds,
     for each component of `each` the InferenceService declares (or once, with
     no `each`), the first case whose tests all hold gives its message. A
-    denial check stops at the first; a warning check gives one per component."""
+    denial check stops at the first; a warning check gives one per component.
+    In a fleet's audit, kept per what it reads (`FieldValues.memo_key`)."""
+    read = inputs.read
+    key = read.memo_key("fields", rule.id) if read is not None else None
+    if key is None:
+        return _fields(inputs, rule)
+    kept = read.memo.kept  # type: ignore[union-attr]  # a key means a memo
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _fields(inputs, rule)
+    return found
+
+
+def _fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     policy = inputs.policy
     reader = inputs.reader()
     if not all_hold(rule.guard, reader):
@@ -279,10 +292,21 @@ def undecided(inputs: Inputs, rule: AdmissionRule) -> str | None:
     found = rule.undecided
     if found is None or not found.when or not _after(inputs, found.after):
         return None
+    read = inputs.read
+    key = read.memo_key("undecided", rule.id) if read is not None else None
+    if key is None:
+        held = _any_holds(inputs, found.when)
+    else:
+        kept = read.memo.kept  # type: ignore[union-attr]  # a key means a memo
+        held = kept.get(key)
+        if held is None:
+            held = kept[key] = _any_holds(inputs, found.when)
+    return inputs.policy.message(found.why) if held else None
+
+
+def _any_holds(inputs: Inputs, tests: tuple[FieldTest, ...]) -> bool:
     reader = inputs.reader()
-    if any(reader.holds(test) for test in found.when):
-        return inputs.policy.message(found.why)
-    return None
+    return any(reader.holds(test) for test in tests)
 
 
 def _after(inputs: Inputs, checks: tuple[str, ...]) -> bool:

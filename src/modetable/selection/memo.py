@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
 from modetable.admission import Admission, Shown, admit
-from modetable.admission.fields import field_plan
+from modetable.admission.fields import VerdictMemo, field_plan
 from modetable.engine.index import RuntimeIndex, build_index, request_of
 from modetable.engine.runtimes import InheritanceError
 from modetable.inputs.fields import read
@@ -202,6 +202,8 @@ class Memoised:
         self.index: RuntimeIndex = build_index(policy, cluster)
         self.compare = MemoComparisons(policy)
         self._field_plan = field_plan(policy)
+        # The admission checks' answers kept per what they read, for this cluster.
+        self._verdicts = VerdictMemo()
         # Each check's memo key, and the ranking's, made from what they read.
         self._key_of = {
             check.id: _key_maker(check.id, STEPS[check.check].reads) for check in self.rules.checks
@@ -355,7 +357,7 @@ class Memoised:
     ) -> Admission:
         """`admission.admit`, its checks reading the fields they read from one
         walk of the InferenceService (`field_plan`)."""
-        fields = self._field_plan.read(isvc)
+        fields = self._field_plan.read(isvc, self._verdicts)
         return admit(self.policy, isvc, cluster, selection=selection, result=result, read=fields)
 
     # --- the indexes ----------------------------------------------------------------
