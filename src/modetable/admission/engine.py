@@ -133,10 +133,11 @@ def admit(
                 not_checked=tuple(not_checked),
                 warning_fields=tuple(warning_fields),
             )
-        warnings.extend(verdict.warnings)
-        warning_checks.extend(rule.id for _ in verdict.warnings)
-        fields = verdict.warning_fields or (None,) * len(verdict.warnings)
-        warning_fields.extend(fields)
+        if verdict.warnings:
+            warnings.extend(verdict.warnings)
+            warning_checks.extend(rule.id for _ in verdict.warnings)
+            fields = verdict.warning_fields or (None,) * len(verdict.warnings)
+            warning_fields.extend(fields)
     return Admission(
         allowed=True,
         message=None,
