@@ -7,6 +7,7 @@ and why it was used or passed over.
 
 from __future__ import annotations
 
+import functools
 import json
 from enum import StrEnum
 from typing import Any
@@ -139,7 +140,10 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
     for plan in policy.plans(purpose, component.name):
         source = plan.source
         value, location, origin = _read(plan, objects)
-        verdict, why = _verdict(policy, plan, value, objects, decided_by, location)
+        if value is paths.MISSING or type(value) is str:
+            verdict, why = _judged(policy, plan, value, objects.named, decided_by)
+        else:
+            verdict, why = _verdict(policy, plan, value, objects, decided_by, location)
         readings.append(
             Reading(
                 source_id=source.id,
@@ -165,6 +169,28 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
         readings=tuple(readings),
         effect=effect,
     )
+
+
+@functools.lru_cache(maxsize=16)  # bounded: a long-running program may make many policies
+def _judgements(policy: Policy) -> dict[tuple, tuple[Verdict, str]]:
+    return {}
+
+
+def _judged(
+    policy: Policy, plan: SourcePlan, value: Any, named: bool, decided_by: str | None
+) -> tuple[Verdict, str]:
+    """`_verdict` of a string or absent value, kept per policy: it reads only
+    the plan, the value, whether the runtime is named and what decided (a
+    fleet's InferenceServices hold a few values, read some 30,000 times)."""
+    kept = _judgements(policy)
+    # The policy holds its plans (`Policy.plans`) as long as this is kept: an id is theirs.
+    key = (id(plan), value, named, decided_by)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= 65536:  # values are the inputs': bounded
+            kept.clear()
+        found = kept[key] = _verdict(policy, plan, value, Objects(named=named), decided_by, None)
+    return found
 
 
 def _verdict(
