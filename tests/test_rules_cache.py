@@ -14,7 +14,7 @@ from pathlib import Path
 import attrs
 import pytest
 from conftest import EXAMPLES, ROOT, RULES, Run, run_cli, write
-from test_import_circles import _graph
+from package_source import import_graph
 
 from modetable.errors import ErrorList
 from modetable.parsing import yamlio
@@ -76,7 +76,7 @@ def _entries(folder: Path) -> list[Path]:
 
 
 def test_the_fingerprinted_modules_are_the_loader_and_all_it_imports():
-    graph = _graph()
+    graph = import_graph()
     package = ROOT / "src" / "modetable"
     packages = {
         ".".join(("modetable", *p.parent.relative_to(package).parts))
