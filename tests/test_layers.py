@@ -7,35 +7,18 @@ the page names each import allowed to run against them, with why (at most 2).
 
 from __future__ import annotations
 
-import ast
 import re
-from pathlib import Path
 
 from conftest import ROOT
-from test_import_circles import _imported
+from package_source import PACKAGE, import_graph
 
 PAGE = ROOT / "docs" / "architecture.md"
-PACKAGE = ROOT / "src" / "modetable"
 MOST_EXCEPTIONS = 2
 
 # The table: `| layer | packages | holds |`, bottom layer first; an exception:
 # "- `importer` imports `imported`: why".
 _HEADER = "| layer | packages | holds |"
 _EXCEPTION = re.compile(r"^- `([\w.]+)` imports `([\w.]+)`:")
-
-
-def import_graph(package: Path) -> dict[str, set[str]]:
-    """Module → the modules of the package it imports (a package's own
-    `__init__` counted for `pkg.mod`, as the circle test counts it)."""
-
-    def name_of(path: Path) -> str:
-        parts = path.relative_to(package.parent).with_suffix("").parts
-        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-
-    trees = {name_of(p): ast.parse(p.read_text(), str(p)) for p in sorted(package.rglob("*.py"))}
-    packages = {name_of(p) for p in package.rglob("__init__.py")}
-    known = set(trees)
-    return {name: _imported(name, tree, known, name in packages) for name, tree in trees.items()}
 
 
 def layers_drawn(text: str, root: str = "modetable") -> list[tuple[str, list[str]]]:

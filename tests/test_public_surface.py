@@ -7,20 +7,12 @@ from __future__ import annotations
 import ast
 import importlib
 
-from conftest import ROOT
-
-PACKAGE = ROOT / "src" / "modetable"
+from package_source import parsed
 
 
 def _modules() -> dict[str, ast.Module]:
-    found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path.name == "__main__.py":
-            continue
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = ast.parse(path.read_text(), str(path))
-    return found
+    """The package's modules but `__main__`, which is run, not imported."""
+    return {name: tree for name, tree in parsed().items() if name != "modetable.__main__"}
 
 
 def _defined(tree: ast.Module) -> set[str]:
