@@ -4,7 +4,8 @@ walked admission, the runtime index and the matcher, the JSON fast path and
 yamlio, the Python API and the commands) draw their clusters from here:
 
 - OME's catalog (../shared/ome-catalog): its documents, its cluster in each
-  version of the rules, and `select`'s outcome for each of its InferenceServices;
+  version of the rules, and `select`'s outcome for each of its InferenceServices,
+  with every step run (the reference) and through the fleet's evaluator;
 - one synthetic fleet (bench/fleet.py: 300 InferenceServices, 60 runtimes),
   as documents and as a cluster in each version;
 - the fixed part of the look-alike clusters: a model and the runtimes that
@@ -30,7 +31,7 @@ from modetable.inputs.manifests import Cluster, build_cluster
 from modetable.inputs.sources import parse_objects, read_cluster
 from modetable.parsing.yamlio import load_documents
 from modetable.rules import Policy, RuleSet, load_ruleset
-from modetable.selection import Outcome, select
+from modetable.selection import Evaluator, Memoised, Outcome, select
 
 sys.path.insert(0, str(ROOT / "bench"))
 from fleet import Fleet
@@ -53,6 +54,25 @@ class Corpus:
         """`select`'s outcome for each InferenceService, every candidate's checks
         with it, by reference (namespace/name)."""
         return {isvc.ref: select(self.policy, self.cluster, isvc) for isvc in self.cluster.isvcs}
+
+    @functools.cached_property
+    def evaluator(self) -> Evaluator:
+        """The fleet's evaluator (the `Memoised` strategy), assessing every
+        candidate: the outcomes of `outcomes` for a tenth of the work (the
+        differential tests compare the two), its memo filled by every test of
+        the worker that asks. For the tests about what is done with an outcome,
+        not about how it is found."""
+        return Evaluator(
+            self.policy, self.cluster, Memoised(self.policy, self.cluster), candidates=True
+        )
+
+    @functools.cached_property
+    def memoised_outcomes(self) -> dict[str, Outcome]:
+        """`outcomes`, each found through `evaluator`."""
+        return {
+            isvc.ref: select(self.policy, self.cluster, isvc, self.evaluator)
+            for isvc in self.cluster.isvcs
+        }
 
 
 # --- OME's catalog ------------------------------------------------------------------

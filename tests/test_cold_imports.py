@@ -55,12 +55,21 @@ sys.exit(code)
 
 @pytest.fixture(scope="module")
 def environment(tmp_path_factory):
+    """The tests' environment, its rules cache warm: the entry of the checkout's
+    rules as a process in the repository root finds them, made in-process (a
+    process of its own parsed them cold, a second's work)."""
+    from modetable.rules import load_ruleset
+    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+
     cache = tmp_path_factory.mktemp("cache")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MODETABLE_")}
-    env["MODETABLE_CACHE_DIR"] = str(cache)
-    example = ["--isvc", str(EXAMPLES / "inference-service.yaml"), str(EXAMPLES)]
-    warm = [sys.executable, "-m", "modetable", "effective", *example]
-    subprocess.run(warm, env=env, cwd=ROOT, check=True, capture_output=True)
+    env[FOLDER_VARIABLE] = str(cache)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FOLDER_VARIABLE, str(cache))
+        patch.delenv(CACHE_VARIABLE, raising=False)
+        patch.chdir(ROOT)
+        load_ruleset()
+    assert len(list(cache.iterdir())) == 1
     return env
 
 

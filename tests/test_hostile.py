@@ -251,10 +251,31 @@ STOPPING_SIGNALS = [
 ]
 
 
-def _signal_while_docs_writes(out: Path, signal_name: str) -> tuple[int, bytes, bytes]:
+@pytest.fixture(scope="module")
+def warm_rules_cache(tmp_path_factory) -> Path:
+    """A rules cache folder holding the checkout's rules/modes.yaml as a process
+    started in the repository root finds it: such a process reads the entry
+    instead of parsing the rules (half a second of a cold start), and writes none."""
+    from modetable.rules import load_ruleset
+    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+
+    folder = tmp_path_factory.mktemp("warm-rules-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FOLDER_VARIABLE, str(folder))
+        patch.setenv(CACHE_VARIABLE, "1")
+        patch.chdir(ROOT)
+        load_ruleset()
+    assert len(list(folder.iterdir())) == 1
+    return folder
+
+
+def _signal_while_docs_writes(
+    out: Path, signal_name: str, rules_cache: Path
+) -> tuple[int, bytes, bytes]:
     """A real signal to a real process staging the pages of `docs --out` (into
     `out`): its exit code, stdout and stderr. The child meets the signal at its
-    default whatever this process inherited (conftest.signals_at_their_defaults)."""
+    default whatever this process inherited (conftest.signals_at_their_defaults).
+    `rules_cache`: a warm_rules_cache folder."""
     import signal
     import subprocess
     import sys
@@ -268,8 +289,14 @@ def _signal_while_docs_writes(out: Path, signal_name: str) -> tuple[int, bytes, 
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        # The rules cache off: its own atomic write would stall first.
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src"), "MODETABLE_CACHE": "0"},
+        # The rules served from a warm cache: no entry written (its own atomic
+        # write would stall first) and no parse.
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT / "src"),
+            "MODETABLE_CACHE": "1",
+            "MODETABLE_CACHE_DIR": str(rules_cache),
+        },
         preexec_fn=signals_at_their_defaults,
     )
     try:
@@ -285,17 +312,19 @@ def _signal_while_docs_writes(out: Path, signal_name: str) -> tuple[int, bytes, 
 
 
 @pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
-def test_a_signal_while_docs_writes_leaves_nothing_behind(tmp_path, signal_name, code, line):
+def test_a_signal_while_docs_writes_leaves_nothing_behind(
+    tmp_path, signal_name, code, line, warm_rules_cache
+):
     """The process removes its temporary file and the folder it made, and says why it stopped."""
     out = tmp_path / "out"
-    run = _signal_while_docs_writes(out, signal_name)
+    run = _signal_while_docs_writes(out, signal_name, warm_rules_cache)
     assert run == (code, b"", line.encode())
     assert not out.exists()
 
 
 @pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
 def test_the_signal_tests_hold_under_a_parent_that_ignores_and_blocks_signals(
-    tmp_path, signal_name, code, line
+    tmp_path, signal_name, code, line, warm_rules_cache
 ):
     """The suite run under `nohup` (SIGHUP ignored), from a shell's `&` (SIGINT
     ignored) or by a wrapper that blocks signals: the child is still stopped,
@@ -307,7 +336,7 @@ def test_the_signal_tests_hold_under_a_parent_that_ignores_and_blocks_signals(
     previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in SENT_SIGNALS}
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, SENT_SIGNALS)
     try:
-        run = _signal_while_docs_writes(tmp_path / "out", signal_name)
+        run = _signal_while_docs_writes(tmp_path / "out", signal_name, warm_rules_cache)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         for signum, handler in previous.items():

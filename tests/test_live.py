@@ -305,8 +305,8 @@ def test_the_api_reads_live_paths_and_objects(tmp_path):
     assert (waiting.result, waiting.pending) == ("pending", True)
 
 
-@pytest.mark.slow  # the catalog read three times
-def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path):
+@pytest.mark.slow  # the catalog read with the live dump four times
+def test_deepseek_r1_with_its_model_read_runs_its_named_runtime(tmp_path, catalog_read_once):
     """The catalog's deepseek-r1 declares storage only; the cluster's copy, once
     the model agent has read DeepSeek-R1's config, has its format: no
     model-format error is left, and it runs the runtime it names."""
