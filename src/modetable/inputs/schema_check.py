@@ -278,7 +278,13 @@ def closest_fields(key: str, names: list[str]) -> tuple[str, ...]:
     `modelRef`: `model`, `deployment`: `deploymentMode`); else the names
     difflib finds spelled alike (`polcy`: `policy`, `volumeMount`:
     `volumeMounts`)."""
-    unique = sorted(set(names))
+    return _closest(key, tuple(sorted(set(names))))
+
+
+# A fleet misspells the same field under the same parent again and again: each
+# (key, siblings) is weighed once (bounded, for input that misspells without end).
+@functools.lru_cache(maxsize=4096)
+def _closest(key: str, unique: tuple[str, ...]) -> tuple[str, ...]:
     folded = [name for name in unique if name.casefold() == key.casefold()]
     if folded:
         return tuple(folded[:_SUGGESTED])
