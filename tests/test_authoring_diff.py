@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import product
 
-from conftest import RULES, rules_copy, run_cli
+from conftest import RULES, Run, rules_copy, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from modetable.authoring.patterns import compress, show_set
 from modetable.rules import load_ruleset
 
 
+@cache  # two tests read the one comparison of the shipped versions
 def sections_of(before: str, after: str) -> dict:
     ruleset = load_ruleset(RULES)
     found = diff(Side(before, ruleset.at(before)), Side(after, ruleset.at(after)))
@@ -290,20 +292,22 @@ def _edited(tmp_path, *replacements: tuple[str, str]):
     return rules_copy(tmp_path / "new.yaml", *replacements)
 
 
-def _in_force_changes(path, *versions: str) -> list[dict]:
+def _in_force_changes(path, *versions: str) -> tuple[list[dict], Run]:
+    """The changes of the JSON diff's last section, and the table diff's run."""
     run = run_cli("rules", "diff", *versions, "--rules", str(path), "--against", str(RULES))
     assert run.code == 1, run.err
     data = run_cli(
         "rules", "diff", *versions, "--rules", str(path), "--against", str(RULES), "-o", "json"
     ).json()
-    return [c for c in data["sections"][-1]["changes"]]
+    return [c for c in data["sections"][-1]["changes"]], run
 
 
 def test_a_reworded_ome_message_is_a_change_said_as_such_with_its_key(tmp_path):
     old = "runtime {component} deployment mode {runtime_mode} does not match requested"
     new = "runtime {component} deployment mode {runtime_mode} differs from the requested"
     path = _edited(tmp_path, (old, new))
-    assert _in_force_changes(path, "v1.3") == [
+    changes, run = _in_force_changes(path, "v1.3")
+    assert changes == [
         {
             "inputs": {"rule": "messages.mode_mismatch.text"},
             "before": f"{old} {{component}} deployment mode {{isvc_mode}}",
@@ -311,7 +315,6 @@ def test_a_reworded_ome_message_is_a_change_said_as_such_with_its_key(tmp_path):
             "why": "OME message mode_mismatch reworded",
         }
     ]
-    run = run_cli("rules", "diff", "v1.3", "--rules", str(path), "--against", str(RULES))
     lines = run.out.splitlines()
     at = lines.index("messages.mode_mismatch.text: OME message mode_mismatch reworded")
     assert lines[at - 1] == "rules in force: 1 change"
@@ -326,7 +329,7 @@ def test_checks_in_another_order_are_a_change(tmp_path):
     size = "    - id: model-size\n      check: model_size\n      message: size_outside_range\n"
     fmt = "    - id: model-format\n      check: model_format\n      message: format_not_supported\n"
     path = _edited(tmp_path, (fmt + size, size + fmt))
-    changes = _in_force_changes(path, "v1.3")
+    changes, _ = _in_force_changes(path, "v1.3")
     order = "disabled, accelerator-class, deployment-mode, {}, auto-select, score"
     assert changes == [
         {
@@ -352,7 +355,7 @@ def test_a_docs_sentence_and_a_source_are_compared_too(tmp_path):
     )
     changes = {
         c["inputs"]["rule"]: (c["before"], c["after"], c["why"])
-        for c in _in_force_changes(path, "v1.3")
+        for c in _in_force_changes(path, "v1.3")[0]
     }
     assert changes == {
         "sources.requested[isvc-service-mode].name": ("none", "SpecMode", "name changed"),
