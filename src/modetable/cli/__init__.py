@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import importlib
 import os
@@ -233,6 +234,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+@functools.cache
+def _parser_for(command: str | None) -> argparse.ArgumentParser:
+    """The parser for a command line choosing `command` (None: none chosen),
+    built once per process: a program or test calling `main` again and again
+    pays argparse's building (and its gettext lookups, about 5 ms) once per
+    command. Parsing leaves a parser as it was; its list defaults are never
+    changed in place by the commands."""
+    return build_parser([command] if command is not None else [])
+
+
 def main(
     argv: list[str] | None = None,
     *,
@@ -305,7 +316,7 @@ def _command(argv: list[str], io: Any) -> int:
     """Parse `argv` and run its command; its exit code."""
     try:
         with contextlib.redirect_stdout(io.stdout):  # --help and --version
-            args = build_parser(argv).parse_args(argv)
+            args = _parser_for(chosen_command(argv)).parse_args(argv)
         module = importlib.import_module(f"modetable.cli.{args.module}")
         from modetable.parsing.yamlio import one_run
 
