@@ -548,6 +548,12 @@ def _templates_of(policy: Policy, rule: AdmissionRule) -> set[str]:
     for test in _rule_tests(rule):
         found.update(t for t in (test.field, test.other) if t is not None)
         found |= _source_paths(policy, test.sources)
+    return found | _case_paths(policy, rule)
+
+
+def _case_paths(policy: Policy, rule: AdmissionRule) -> set[str]:
+    """The templates a case's values read, whole (a field, a source's path)."""
+    found: set[str] = set()
     for case in rule.cases:
         for spec in case.values.values():
             if spec.field is not None:
@@ -570,12 +576,7 @@ def _read_whole(policy: Policy, rule: AdmissionRule) -> set[str]:
         if test.other is not None:
             found.add(test.other)
         found |= _source_paths(policy, test.sources)
-    for case in rule.cases:
-        for spec in case.values.values():
-            if spec.field is not None:
-                found.add(spec.field)
-            found |= _source_paths(policy, spec.sources)
-    return found
+    return found | _case_paths(policy, rule)
 
 
 def _isvc_names_used(policy: Policy, rule: AdmissionRule) -> set[str]:
