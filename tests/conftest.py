@@ -350,31 +350,57 @@ def format_entry(**overrides: Any) -> dict:
 
 
 # The modules whose tests take the longest, the longest first (seconds summed
-# per module, setup included, measured with `--durations=0`: 2026-12-02, load
-# 4 to 6): pytest-xdist hands out modules in the order collected
+# per module, setup included, from `--junitxml` of a whole run: 2026-12-07,
+# quiet machine): pytest-xdist hands out modules in the order collected
 # (`--no-loadscope-reorder` in pyproject.toml), so these start first and the
 # many small modules fill in behind them, rather than a long module starting
 # last on one worker while the other is idle.
 COSTLIEST_MODULES = (
     "test_html_report.py",
-    "test_hostile_corpus.py",
-    "test_selection_catalog.py",
     "test_ci_setup.py",
-    "test_rules_cache.py",
+    "test_hostile_corpus.py",
     "test_api_catalog.py",
-    "test_fuzz_rules.py",
-    "test_fuzz_cli.py",
+    "test_selection_catalog.py",
     "test_hostile.py",
-    "test_hostile_limits.py",
-    "test_admission_planned.py",
-    "test_docs.py",
+    "test_fuzz_cli.py",
+    "test_fuzz_rules.py",
+    "test_rules_cache.py",
     "test_authoring_diff.py",
-    "test_jsonio.py",
+    "test_docs.py",
+    "test_views_document.py",
+    "test_hostile_limits.py",
     "test_audit_findings.py",
+    "test_jsonio.py",
     "test_docs_policy_authors.py",
+    "test_admission_planned.py",
     "test_admission_checks.py",
+    "test_reports.py",
+    "test_fleet_differential.py",
     "test_audit_namespace.py",
+    "test_live.py",
+    "test_upgrade.py",
+    "test_views.py",
+    "test_selection_properties.py",
 )
+
+
+@pytest.fixture(scope="module")
+def warm_rules_cache(tmp_path_factory) -> Path:
+    """A rules cache folder holding the checkout's rules/modes.yaml as the
+    command line finds it from the repository root: a run (in-process or a
+    process started there) reads the entry instead of parsing the rules, and
+    writes none."""
+    from modetable.rules import load_ruleset
+    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+
+    folder = tmp_path_factory.mktemp("warm-rules-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(FOLDER_VARIABLE, str(folder))
+        patch.setenv(CACHE_VARIABLE, "1")
+        patch.chdir(ROOT)
+        load_ruleset()
+    assert len(list(folder.iterdir())) == 1
+    return folder
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -251,24 +251,6 @@ STOPPING_SIGNALS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def warm_rules_cache(tmp_path_factory) -> Path:
-    """A rules cache folder holding the checkout's rules/modes.yaml as a process
-    started in the repository root finds it: such a process reads the entry
-    instead of parsing the rules (half a second of a cold start), and writes none."""
-    from modetable.rules import load_ruleset
-    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
-
-    folder = tmp_path_factory.mktemp("warm-rules-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(FOLDER_VARIABLE, str(folder))
-        patch.setenv(CACHE_VARIABLE, "1")
-        patch.chdir(ROOT)
-        load_ruleset()
-    assert len(list(folder.iterdir())) == 1
-    return folder
-
-
 def _signal_while_docs_writes(
     out: Path, signal_name: str, rules_cache: Path
 ) -> tuple[int, bytes, bytes]:

@@ -173,24 +173,6 @@ def _rules_of_its_own(case: dict) -> bool:
     return "--rules" in argv or argv[0] == "rules" or "make" in case or "shell" in case
 
 
-@pytest.fixture(scope="module")
-def warm_rules_cache(tmp_path_factory) -> Path:
-    """A rules cache holding the checkout's rules/modes.yaml as the command line
-    finds it from the repository root: what every case without rules of its own
-    loads."""
-    from modetable.rules import load_ruleset
-    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
-
-    folder = tmp_path_factory.mktemp("warm-rules-cache")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(FOLDER_VARIABLE, str(folder))
-        patch.setenv(CACHE_VARIABLE, "1")
-        patch.chdir(ROOT)
-        load_ruleset()
-    assert len(list(folder.iterdir())) == 1
-    return folder
-
-
 # What the loader made of a rules file's text (and what it charged to the run's
 # alias budget), by (text, file): the cache-off runs parse each rules file once
 # per worker, not once per case.
