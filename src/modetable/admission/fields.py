@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from modetable.engine.matching import declares
 from modetable.inputs.admission_fields import path_values
@@ -40,6 +40,8 @@ __all__ = [
 
 _ANY_ITEM = "*"
 _ABSENT: Any = paths.MISSING
+_NOT_KEPT: Any = object()
+_T = TypeVar("_T")
 
 
 def _is_int(value: Any) -> bool:
@@ -256,6 +258,18 @@ class FieldValues:
         if found is None:
             found = self._keys[variant] = self._key(variant)
         return (what, rule_id, found)
+
+    def kept(self, what: str, rule_id: str, make: Callable[[], _T]) -> _T:
+        """`make()`, the answer of a check (`what`: `fields`, `undecided`),
+        kept in `memo` per what it reads where the check is kept, else made."""
+        key = self.memo_key(what, rule_id)
+        if key is None:
+            return make()
+        kept = self.memo.kept  # type: ignore[union-attr]  # a key means a memo
+        found = kept.get(key, _NOT_KEPT)
+        if found is _NOT_KEPT:
+            found = kept[key] = make()
+        return found
 
     def _key(self, variant: int) -> tuple:
         """What the rules of one `FieldPlan.variants` entry read here."""

@@ -145,14 +145,9 @@ def fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
     denial check stops at the first; a warning check gives one per component.
     In a fleet's audit, kept per what it reads (`FieldValues.memo_key`)."""
     read = inputs.read
-    key = read.memo_key("fields", rule.id) if read is not None else None
-    if key is None:
+    if read is None:
         return _fields(inputs, rule)
-    kept = read.memo.kept  # type: ignore[union-attr]  # a key means a memo
-    found = kept.get(key)
-    if found is None:
-        found = kept[key] = _fields(inputs, rule)
-    return found
+    return read.kept("fields", rule.id, lambda: _fields(inputs, rule))
 
 
 def _fields(inputs: Inputs, rule: AdmissionRule) -> Verdict:
@@ -293,14 +288,10 @@ def undecided(inputs: Inputs, rule: AdmissionRule) -> str | None:
     if found is None or not found.when or not _after(inputs, found.after):
         return None
     read = inputs.read
-    key = read.memo_key("undecided", rule.id) if read is not None else None
-    if key is None:
+    if read is None:
         held = _any_holds(inputs, found.when)
     else:
-        kept = read.memo.kept  # type: ignore[union-attr]  # a key means a memo
-        held = kept.get(key)
-        if held is None:
-            held = kept[key] = _any_holds(inputs, found.when)
+        held = read.kept("undecided", rule.id, lambda: _any_holds(inputs, found.when))
     return inputs.policy.message(found.why) if held else None
 
 
