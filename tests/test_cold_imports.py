@@ -54,22 +54,14 @@ sys.exit(code)
 
 
 @pytest.fixture(scope="module")
-def environment(tmp_path_factory):
-    """The tests' environment, its rules cache warm: the entry of the checkout's
-    rules as a process in the repository root finds them, made in-process (a
-    process of its own parsed them cold, a second's work)."""
-    from modetable.rules import load_ruleset
-    from modetable.rules.cache import CACHE_VARIABLE, FOLDER_VARIABLE
+def environment(warm_rules_cache):
+    """The tests' environment, its rules cache warm (conftest.warm_rules_cache:
+    the entry of the checkout's rules as a process in the repository root
+    finds them)."""
+    from modetable.rules.cache import FOLDER_VARIABLE
 
-    cache = tmp_path_factory.mktemp("cache")
     env = {k: v for k, v in os.environ.items() if not k.startswith("MODETABLE_")}
-    env[FOLDER_VARIABLE] = str(cache)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(FOLDER_VARIABLE, str(cache))
-        patch.delenv(CACHE_VARIABLE, raising=False)
-        patch.chdir(ROOT)
-        load_ruleset()
-    assert len(list(cache.iterdir())) == 1
+    env[FOLDER_VARIABLE] = str(warm_rules_cache)
     return env
 
 
