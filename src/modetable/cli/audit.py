@@ -310,8 +310,7 @@ def _audit(args: argparse.Namespace, io: Io, ignores: list[Ignore]) -> int:
             # Every format is drawn from the same views: each item's made once.
             view = _views_once(run)
             written = [
-                (path, _rendered(fmt, kept, run, args, view).encode("utf-8"))
-                for fmt, path in files
+                (path, _rendered(fmt, kept, run, args, view).encode("utf-8")) for fmt, path in files
             ]
             if args.write_baseline is not None:
                 written.append((args.write_baseline, _baseline(every, run).encode("utf-8")))
