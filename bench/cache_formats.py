@@ -4,33 +4,50 @@
 
 The rules cache (`src/modetable/rules/cache.py`) keeps the loaded rules so a
 command skips structuring them with cattrs. An entry must be data that runs no
-code, even where the folder's permissions were wrong. The formats measured,
-each as the payload of a real entry, behind the same header:
+code, even where the folder's permissions were wrong. Since format 3 an entry's
+payload is `(rules, {later section: blob}, document blob, charges)`: the rules
+with their later sections (`model.LATER_SECTIONS`: docs, findings,
+suppression) None, each of those sections and the document encoded on its own
+and kept as bytes, read only when first asked for (a cold select reads none of
+them). Each format below replaces the cache's `_dumps` and `_loads`, so it
+encodes every one of those parts, and the entry around them, its own way;
+the formats measured, each as the payload of a real entry behind the same
+header:
 
   pickle             `pickle.loads`: runs whatever a planted pickle names (the
                      format before issue 28, for comparison only)
   restricted pickle  the same pickle read by `cache._Unpickler`, which makes
-                     only the rules model's classes and the YAML containers
-                     (what modetable uses)
-  marshal + cattrs   the document only (positions kept), as marshal data;
-                     the rules structured from it again with cattrs
-  JSON + cattrs      the same, as JSON
-  marshal, by hand   the rules and the document as marshal data of plain
-                     values, the rules' attrs objects made again by a walk
-                     that knows their classes (no cattrs, nothing run)
+                     only the rules model's classes, the words' enums and the
+                     YAML containers (what modetable uses)
+  marshal + cattrs   the YAML as marshal data of plain values (positions
+                     kept), structured again with cattrs: the entry holds the
+                     document without the later sections (structured into the
+                     rules, those sections None), each later section's blob
+                     its part of the document (structured when first read),
+                     and the document blob the whole document
+  JSON + cattrs      the same, as JSON (a blob inside the entry held as the
+                     string of its JSON text)
+  marshal, by hand   every part as marshal data of plain values, the rules'
+                     attrs objects and words made again by a walk that knows
+                     their classes by module and name, importing a model
+                     module only when a part names it (no cattrs, nothing run)
 
 For each: `modetable select --isvc examples/inference-service.yaml examples/`
 as a fresh process on one core with a warm cache (best and median of ROUNDS,
 default 20, interleaved), against `python -c pass`; the first read of one
-payload in a fresh process that has imported what a command imports before it
-loads the rules (best of ROUNDS); and what a select imports beyond the
-restricted pickle (`python -X importtime`). Every format is checked to give
-back rules and a document equal to the loader's, positions included.
+entry's payload (its eager part: what a select unpickles) in a fresh process
+that has imported what a command imports before it loads the rules (best of
+ROUNDS); and what a select imports beyond the restricted pickle (`python -X
+importtime`). Every format is first checked through the cache itself
+(`cache.load_cached` writing an entry in that format, then serving it): the
+rules equal to the loader's with every later section read back, the document
+equal, positions included, the charges kept, and nothing refused.
 """
 
 from __future__ import annotations
 
 # Only what the formats need at the top: the children import this module.
+import functools
 import json
 import marshal
 import os
@@ -75,58 +92,95 @@ def _document(plain: Any) -> Any:
     return node
 
 
-def _structured(document: Any) -> Any:
-    from modetable.rules.load import converter
-    from modetable.rules.model import RuleFile
-
-    return converter().structure(document, RuleFile)
+# --- the rules' attrs objects and words as plain values, made again by a walk ------
 
 
-# --- the rules' attrs objects as plain values, made again by a walk --------------------
+_MODEL = "modetable.rules.model"
+_WORDS = "modetable.rules.words"
 
 
-def _classes() -> list[type]:
-    import attrs
+def _holds_rules(module: str) -> bool:
+    """Whether an entry may make classes of `module`: the rules model's package,
+    any module of it (a section; `_section_modules` walks them), or the words.
+    By name, not a listing: finding the package's modules would import pkgutil
+    on every cold read."""
+    return module in (_MODEL, _WORDS) or module.rpartition(".")[0] == _MODEL
+
+
+def _section_modules() -> list[str]:
+    """The rules model's modules, found by walking the package (not imported)."""
+    import pkgutil
 
     from modetable.rules import model
 
-    kinds = [
-        value
-        for value in vars(model).values()
-        if isinstance(value, type) and value.__module__ == model.__name__ and attrs.has(value)
-    ]
-    return sorted(kinds, key=lambda kind: kind.__name__)
+    return [f"{model.__name__}.{found.name}" for found in pkgutil.iter_modules(model.__path__)]
 
 
-def _plain_rules(value: Any, index: dict[type, int]) -> Any:
+@functools.cache
+def _kind(module: str, name: str) -> type:
+    """The class `name` of `module`: an attrs class of the rules model or an enum
+    of the words; the module imported only now (a later section read)."""
+    import enum
+    import importlib
+
     import attrs
 
+    found = vars(importlib.import_module(module)).get(name) if _holds_rules(module) else None
+    if not (isinstance(found, type) and found.__module__ == module):
+        raise TypeError(f"{module}.{name} is not a class of the rules")
+    if not (attrs.has(found) or issubclass(found, enum.Enum)):
+        raise TypeError(f"{module}.{name} is not a class of the rules")
+    return found
+
+
+@functools.cache
+def _fields(kind: type) -> tuple[str, ...]:
+    import attrs
+
+    return tuple(field.name for field in attrs.fields(kind))
+
+
+def _plain(value: Any) -> Any:
+    """`value` (an entry, a section, the document, or anything inside them) as
+    marshal data; a list is always a tagged node."""
+    import enum
+
+    from modetable.parsing.yamlio import YamlList, YamlMap
+
     kind = type(value)
-    if kind in index:
-        fields = [_plain_rules(getattr(value, f.name), index) for f in attrs.fields(kind)]
-        return ["o", index[kind], fields]
-    if kind is tuple:
-        return ["t", [_plain_rules(item, index) for item in value]]
-    if kind is dict:
-        return ["d", [[_plain_rules(k, index), _plain_rules(v, index)] for k, v in value.items()]]
-    if kind in (str, int, float, bool, type(None)):
+    if kind in (str, int, float, bool, bytes, type(None)):
         return value
+    if kind is tuple:
+        return ["t", [_plain(item) for item in value]]
+    if kind is dict:
+        return ["d", [[_plain(k), _plain(v)] for k, v in value.items()]]
+    if kind in (YamlMap, YamlList):
+        return _plain_document(value)
+    if _kind(kind.__module__, kind.__qualname__) is kind:  # raises for any other class
+        if isinstance(value, enum.Enum):
+            return ["e", kind.__module__, kind.__qualname__, value.name]
+        fields = [_plain(getattr(value, name)) for name in _fields(kind)]
+        return ["o", kind.__module__, kind.__qualname__, fields]
     raise TypeError(f"no plain form for {kind.__name__}")
 
 
-def _rules(plain: Any, made: list[tuple[type, tuple[str, ...]]]) -> Any:
+def _made(plain: Any) -> Any:
     if not isinstance(plain, list):
         return plain
     tag = plain[0]
     if tag == "o":
-        kind, names = made[plain[1]]
+        kind = _kind(plain[1], plain[2])
         value = object.__new__(kind)
-        for name, field in zip(names, plain[2], strict=True):
-            object.__setattr__(value, name, _rules(field, made))
+        for name, field in zip(_fields(kind), plain[3], strict=True):
+            object.__setattr__(value, name, _made(field))
         return value
+    if tag == "e":
+        return _kind(plain[1], plain[2])[plain[3]]  # the member itself
     if tag == "t":
-        return tuple(_rules(item, made) for item in plain[1])
-    return {_rules(k, made): _rules(v, made) for k, v in plain[1]}
+        return tuple(_made(item) for item in plain[1])
+    if tag == "d":
+        return {_made(k): _made(v) for k, v in plain[1]}
+    return _document(plain)
 
 
 # --- the formats -----------------------------------------------------------------
@@ -136,37 +190,75 @@ def _pickle_loads(payload: bytes) -> Any:
     return pickle.loads(payload)
 
 
-def _document_dumps(encode: Any) -> Any:
-    def dumps(entry: tuple[Any, ...]) -> bytes:
-        _, document, charges = entry
-        return encode([_plain_document(document), [list(c) for c in charges]])
-
-    return dumps
-
-
-def _document_loads(decode: Any) -> Any:
-    def loads(payload: bytes) -> Any:
-        plain, charges = decode(payload)
-        document = _document(plain)
-        return _structured(document), document, tuple(tuple(c) for c in charges)
-
-    return loads
-
-
-def _by_hand_dumps(entry: tuple[Any, ...]) -> bytes:
-    rules, document, charges = entry
-    index = {kind: number for number, kind in enumerate(_classes())}
-    return marshal.dumps(
-        [_plain_rules(rules, index), _plain_document(document), [list(c) for c in charges]]
-    )
+def _by_hand_dumps(value: Any) -> bytes:
+    return marshal.dumps(_plain(value))
 
 
 def _by_hand_loads(payload: bytes) -> Any:
+    return _made(marshal.loads(payload))
+
+
+@functools.cache
+def _sections() -> dict[str, tuple[str, Any]]:
+    """Each later section's key in the rules file and its type, by field name."""
     import attrs
 
-    made = [(kind, tuple(f.name for f in attrs.fields(kind))) for kind in _classes()]
-    rules, document, charges = marshal.loads(payload)
-    return _rules(rules, made), _document(document), tuple(tuple(c) for c in charges)
+    from modetable.rules.kinds import resolved, yaml_key
+    from modetable.rules.model import LATER_SECTIONS, RuleFile
+
+    fields = attrs.fields_dict(resolved(RuleFile))
+    return {name: (yaml_key(fields[name]), fields[name].type) for name in LATER_SECTIONS}
+
+
+def _structured(document: Any, kind: Any) -> Any:
+    from modetable.rules.load import converter
+
+    return converter().structure(document, kind)
+
+
+def _cattrs_format(encode: Any, decode: Any, *, text: bool) -> tuple[Any, Any]:
+    """The YAML kept, structured again with cattrs: `dumps` and `loads` of each
+    part of an entry. A section's blob is made from the document when the entry
+    is (the cache encodes the sections, by their objects, before the document);
+    with `text`, a blob inside the entry is held as the string of its text."""
+
+    def dumps(value: Any) -> bytes:
+        from modetable.parsing.yamlio import YamlMap
+
+        if isinstance(value, YamlMap):
+            return encode(["document", _plain_document(value)])
+        if not isinstance(value, tuple):
+            return encode(["section"])  # replaced when the entry is made
+        _rules, _later, blob, charges = value
+        whole = decode(blob)[1]
+        keys = {key: name for name, (key, _type) in _sections().items()}
+        pairs = dict(whole[4])
+        blobs = {name: encode(["section", name, pairs.get(key)]) for key, name in keys.items()}
+        eager = [*whole[:4], [[k, v] for k, v in whole[4] if k not in keys]]
+        eager.append([[k, packed] for k, packed in whole[5] if k not in keys])
+        if text:
+            blobs = {name: part.decode() for name, part in blobs.items()}
+            blob = blob.decode()
+        return encode(["entry", eager, blobs, blob, [list(c) for c in charges]])
+
+    def loads(payload: bytes) -> Any:
+        found = decode(payload)
+        if found[0] == "document":
+            return _document(found[1])
+        if found[0] == "section":
+            _, name, plain = found
+            return _structured(_document(plain), _sections()[name][1])
+        from modetable.rules.kinds import resolved
+        from modetable.rules.model import RuleFile
+
+        _, eager, blobs, blob, charges = found
+        if text:
+            blobs = {name: part.encode() for name, part in blobs.items()}
+            blob = blob.encode()
+        rules = _structured(_document(eager), resolved(RuleFile))
+        return rules, blobs, blob, tuple(tuple(c) for c in charges)
+
+    return dumps, loads
 
 
 def _formats() -> dict[str, tuple[Any, Any]]:
@@ -175,10 +267,9 @@ def _formats() -> dict[str, tuple[Any, Any]]:
     return {
         "pickle": (cache._dumps, _pickle_loads),
         "restricted pickle": (cache._dumps, cache._loads),
-        "marshal + cattrs": (_document_dumps(marshal.dumps), _document_loads(marshal.loads)),
-        "JSON + cattrs": (
-            _document_dumps(lambda value: json.dumps(value).encode()),
-            _document_loads(json.loads),
+        "marshal + cattrs": _cattrs_format(marshal.dumps, marshal.loads, text=False),
+        "JSON + cattrs": _cattrs_format(
+            lambda value: json.dumps(value).encode(), json.loads, text=True
         ),
         "marshal, by hand": (_by_hand_dumps, _by_hand_loads),
     }
@@ -234,30 +325,93 @@ def decode_seconds(name: str, payload: Path) -> float:
 
 
 def check_round_trips() -> dict[str, bytes]:
-    """Each format gives back what the loader gives, positions included; the
-    payloads, by format."""
-    from modetable.parsing.yamlio import YamlList, YamlMap
+    """Each format, put in the cache's place, gives back through the cache what
+    the loader gives, positions included; each entry's payload, by format."""
+    import enum
+    import importlib
+    import tempfile
+
+    import attrs
+
+    from modetable.parsing.yamlio import YamlList, YamlMap, charges_recorded, decode
+    from modetable.rules import cache
     from modetable.rules.find import bundled_rules_path
-    from modetable.rules.load import parse_rules, read_rules_text
+    from modetable.rules.load import parse_rules
 
     path = bundled_rules_path()
-    rules, document = parse_rules(read_rules_text(path), str(path))
-    entry = (rules, document, ((334, str(path), 1, 1, None),))
+    file, data = str(path), path.read_bytes()
+
+    def parse() -> Any:
+        return parse_rules(decode(data, file), file)
+
+    with charges_recorded() as recorded:
+        rules, document = parse()
+    charges = tuple((n, at.file, at.line, at.col, at.field) for n, at in recorded)
 
     def facts(node: Any) -> Any:
         if isinstance(node, YamlMap | YamlList):
             children = node.items() if isinstance(node, YamlMap) else enumerate(node)
             extra = {k: facts(v) for k, v in children}
             return (type(node), node.file, node.line, node.col, node._positions, extra)
-        return node
+        return type(node), node
+
+    def same(back: Any, made: Any) -> bool:
+        """Equal and of the same types all through: a word comes back as its
+        member (a string equals it), a section read from its blob."""
+        if type(back) is not type(made):
+            return False
+        if attrs.has(type(made)):
+            names = [field.name for field in attrs.fields(type(made))]
+            return all(same(getattr(back, n), getattr(made, n)) for n in names)
+        if type(made) is tuple:
+            return len(back) == len(made) and all(map(same, back, made))
+        if type(made) is dict:
+            return list(back) == list(made) and all(same(back[k], made[k]) for k in made)
+        return back == made
+
+    # Every class the walk may meet has a plain form and comes back as itself.
+    modules = [_MODEL, _WORDS, *_section_modules()]
+    assert all(map(_holds_rules, modules)) and not _holds_rules("modetable.rules.load")
+    classes = [
+        kind
+        for module in modules
+        for kind in vars(importlib.import_module(module)).values()
+        if isinstance(kind, type)
+        and kind.__module__ == module
+        and (attrs.has(kind) or issubclass(kind, enum.Enum))
+    ]
+    for kind in classes:
+        assert _kind(kind.__module__, kind.__qualname__) is kind, kind
+        for member in kind if issubclass(kind, enum.Enum) else ():
+            assert _made(_plain(member)) is member, member
+    print(f"{len(modules)} model modules, {len(classes)} classes of the rules")
 
     payloads = {}
-    for name, (dumps, loads) in _formats().items():
-        payload = payloads[name] = dumps(entry)
-        back = loads(payload)
-        assert back[0] == rules and back[2] == entry[2], name
-        assert facts(back[1]) == facts(document), name
-        print(f"{name}: payload {len(payload):,} bytes, round trip equal")
+    kept = cache._dumps, cache._loads, os.environ.copy()
+    try:
+        os.environ.pop(cache.CACHE_VARIABLE, None)
+        for name, (dumps, loads) in _formats().items():
+            cache._dumps, cache._loads = dumps, loads
+            cache._entry.cache_clear()  # an entry read (or document) in another format
+            cache._document.cache_clear()
+            said: list[str] = []
+            with tempfile.TemporaryDirectory(prefix="modetable-format-") as folder:
+                os.environ[cache.FOLDER_VARIABLE] = folder
+                cache.load_cached(file, data, parse, said.append)  # written
+                back, deferred = cache.load_cached(file, data, parse, said.append)  # served
+                entry = (Path(folder) / cache.entry_name(file)).read_bytes()
+            payload = payloads[name] = entry[sum(map(len, cache._header(file, data))) :]
+            assert isinstance(deferred, cache.Deferred), name  # from the entry, not parsed
+            found = loads(payload)
+            assert tuple(tuple(c) for c in found[3]) == charges, name
+            assert same(back, rules) and back == rules, name  # the later sections read, by `loads`
+            assert facts(deferred.read()) == facts(document), name
+            assert not said, (name, said)  # nothing refused, nothing parsed again
+            print(f"{name}: payload {len(payload):,} bytes, round trip equal")
+    finally:
+        cache._dumps, cache._loads = kept[0], kept[1]
+        os.environ.clear()
+        os.environ.update(kept[2])
     return payloads
 
 

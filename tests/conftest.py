@@ -90,6 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     folder = tempfile.mkdtemp(prefix="modetable-tests-pycache-")
+    _seed_bytecode_cache(folder)
     saved = {name: os.environ.get(name) for name in BYTECODE_CACHE_VARIABLES}
     os.environ["PYTHONPYCACHEPREFIX"] = folder
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -103,6 +104,24 @@ def pytest_configure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
     config.add_cleanup(restore)
+
+
+def _seed_bytecode_cache(folder: str) -> None:
+    """Copy into the run's cache the compiled files of the modules this process
+    has loaded (the standard library's, pytest's, the dependencies'): a cache
+    prefix hides the `__pycache__` folders beside them, so each worker would
+    otherwise compile those 600 modules again at its start (about 2.5 s of CPU
+    each here). A copy stays valid: a compiled file names its source's mtime
+    and size, not its own place."""
+    import sys
+
+    for module in list(sys.modules.values()):
+        cached, source = getattr(module, "__cached__", None), getattr(module, "__file__", None)
+        if not cached or not source or not os.path.isfile(cached):
+            continue
+        target = folder + os.path.dirname(os.path.abspath(source))
+        os.makedirs(target, exist_ok=True)
+        shutil.copyfile(cached, os.path.join(target, os.path.basename(cached)))
 
 
 # What a test giving a child an environment of its own passes on to share the cache.

@@ -69,8 +69,8 @@ def _made(kind: str | type | tuple[type, ...]) -> Any:
 
 @frozen(eq=False)
 class _AboutOne:
-    """What effective, admit and match answer about: the policy decided with and
-    the InferenceService."""
+    """What select, effective, admit and match answer about: the policy decided
+    with and the InferenceService."""
 
     _policy: Policy = attrs.field(alias="policy", repr=False, validator=_made(Policy))
     _isvc: Manifest = attrs.field(alias="isvc", repr=False, validator=_made(Manifest))
@@ -125,11 +125,10 @@ class Later:
 
 
 @frozen(eq=False)
-class SelectResult:
+class SelectResult(_AboutOne):
     """`modetable select`: the runtime OME uses for an InferenceService, or why
     none, with what admission, events and conditions show."""
 
-    _policy: Policy = attrs.field(alias="policy", repr=False, validator=_made(Policy))
     _outcome: Outcome = attrs.field(
         alias="outcome", repr=False, validator=_made("modetable.selection:Outcome")
     )
@@ -138,16 +137,6 @@ class SelectResult:
     _later: Later | None = attrs.field(
         alias="later", default=None, repr=False, validator=_made((Later, type(None)))
     )
-
-    @property
-    def isvc(self) -> str:
-        """The InferenceService, `NAMESPACE/NAME`."""
-        return self._outcome.isvc.ref
-
-    @property
-    def version(self) -> str:
-        """The OME release asked for (`v1.3.1`)."""
-        return self._policy.release
 
     @property
     def result(self) -> str:
@@ -221,7 +210,7 @@ def select_result(
     from modetable.selection import select
 
     outcome = select(policy, cluster, isvc, evaluator)
-    return SelectResult(policy=policy, outcome=outcome, later=later)
+    return SelectResult(policy=policy, isvc=isvc, outcome=outcome, later=later)
 
 
 # --- effective ------------------------------------------------------------------
