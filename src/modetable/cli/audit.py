@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from modetable.audit.scope import NamespaceScope
     from modetable.audit.triage import Ignore
     from modetable.inputs.manifests import Cluster
+    from modetable.views.audit import AuditItemView
 
 __all__ = [
     "CONFIG_NAMES",
@@ -306,13 +307,17 @@ def _audit(args: argparse.Namespace, io: Io, ignores: list[Ignore]) -> int:
             # all or none, before stdout gets -o's format.
             kept = list(kept)
             progress.close()
+            # Every format is drawn from the same views: each item's made once.
+            view = _views_once(run)
             written = [
-                (path, _rendered(fmt, kept, run, args).encode("utf-8")) for fmt, path in files
+                (path, _rendered(fmt, kept, run, args, view).encode("utf-8")) for fmt, path in files
             ]
             if args.write_baseline is not None:
                 written.append((args.write_baseline, _baseline(every, run).encode("utf-8")))
             atomic.write_files(written)
-        _write(args.output, kept, run, args, io.stdout, progress.close)
+            _write(args.output, kept, run, args, io.stdout, progress.close, view)
+        else:
+            _write(args.output, kept, run, args, io.stdout, progress.close)
     finally:
         progress.close()
     if args.namespace is not None:
@@ -351,6 +356,25 @@ def _baseline(items: list[Audited], run: AuditRun) -> str:
     return baseline_document([*entries, *run.outside_entries()])
 
 
+def _views_anew(run: AuditRun) -> Callable[[Audited], AuditItemView]:
+    """An item's view, made anew at each use (a stream holds none)."""
+    return lambda audited: run.item(audited).view
+
+
+def _views_once(run: AuditRun) -> Callable[[Audited], AuditItemView]:
+    """An item's view, made at its first use and kept for the next format's
+    (the items are held in a list then: their ids stay theirs)."""
+    made: dict[int, AuditItemView] = {}
+
+    def view(audited: Audited) -> AuditItemView:
+        found = made.get(id(audited))
+        if found is None:
+            found = made[id(audited)] = run.item(audited).view
+        return found
+
+    return view
+
+
 def _write(
     fmt: str,
     kept: Iterable[Audited],
@@ -358,23 +382,27 @@ def _write(
     args: argparse.Namespace,
     out: TextIO,
     done: Callable[[], None] = lambda: None,
+    view: Callable[[Audited], AuditItemView] | None = None,
 ) -> None:
     """The audit in format `fmt` on `out`; `done` is called once every item is
-    audited, before anything is written (the progress bar ends)."""
+    audited, before anything is written (the progress bar ends); `view` makes an
+    item's view (`_views_anew` by default)."""
     from modetable.audit.report import write_report
 
+    if view is None:
+        view = _views_anew(run)
     if fmt in ("json", "yaml"):
         from modetable.views.converter import unstructure
 
         # The items and the rest as the Python API's AuditResult.to_json() gives them.
-        items = (unstructure(run.item(audited).view) for audited in kept)
+        items = (unstructure(view(audited)) for audited in kept)
         _spooled(out, fmt, items, lambda: unstructure(run.trailer()))
     elif fmt == HTML_FORMAT:
         from modetable.html.audit_page import audit_page
         from modetable.views.audit import AuditView
 
         # The page is drawn from the very view `-o json` prints.
-        listed = tuple(run.item(audited).view for audited in kept)
+        listed = tuple(view(audited) for audited in kept)
         done()
         out.write(audit_page(AuditView(listed, run.trailer())))
     else:
@@ -387,10 +415,16 @@ def _write(
         )
 
 
-def _rendered(fmt: str, kept: list[Audited], run: AuditRun, args: argparse.Namespace) -> str:
+def _rendered(
+    fmt: str,
+    kept: list[Audited],
+    run: AuditRun,
+    args: argparse.Namespace,
+    view: Callable[[Audited], AuditItemView],
+) -> str:
     """The audit in format `fmt`, as -o would print it."""
     out = io_module.StringIO()
-    _write(fmt, kept, run, args, out)
+    _write(fmt, kept, run, args, out, view=view)
     return out.getvalue()
 
 

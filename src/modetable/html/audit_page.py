@@ -29,6 +29,7 @@ the widest.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -294,6 +295,9 @@ def _row(index: int, cells: list[str], data: dict[str, str]) -> str:
     return element("div", row, class_="item", role="rowgroup", data_i=str(index), **data)
 
 
+# Most of a row's cells (its namespace, runtime, outcome, modes, severity) are
+# those of many rows: each is drawn once.
+@functools.lru_cache(maxsize=4096)
 def _cell(content: str, key: str | None = None, **attributes: Any) -> str:
     return element("div", content, role="cell", data_key=key, **attributes)
 

@@ -25,6 +25,7 @@ __all__ = ["asset", "attrs_text", "element", "json_island", "page", "text", "vis
 _LAYOUT = "\n\t"
 # `'` needs no escape: attributes are always written in double quotes.
 _MARKUP = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+_ESCAPED_AFTER_AMPERSAND = tuple(c for c in _MARKUP if c != "&")
 
 
 def _shown(char: str) -> str:
@@ -46,9 +47,14 @@ def text(value: Any) -> str:
     """`value` as HTML text or an attribute value: shown as `visible` does, and
     the markup characters escaped."""
     string = visible("" if value is None else str(value))
-    if not any(c in _MARKUP for c in string):
-        return string
-    return "".join(_MARKUP.get(c, c) for c in string)
+    # str's own search and replace, not a pass per character: `&` first, so
+    # the entities written after it are not escaped again.
+    if "&" in string:
+        string = string.replace("&", _MARKUP["&"])
+    for char in _ESCAPED_AFTER_AMPERSAND:
+        if char in string:
+            string = string.replace(char, _MARKUP[char])
+    return string
 
 
 def attrs_text(attributes: dict[str, Any]) -> str:
@@ -65,8 +71,13 @@ def element(tag: str, content: str | Iterable[str] = "", **attributes: Any) -> s
     """`<tag ...>content</tag>`; `content` is HTML already (escape text with `text`).
     An attribute's name is the keyword with `_` as `-` (`class_` for `class`)."""
     body = content if isinstance(content, str) else "".join(content)
-    named = {name.rstrip("_").replace("_", "-"): value for name, value in attributes.items()}
+    named = {_attribute_name(name): value for name, value in attributes.items()}
     return f"<{tag}{attrs_text(named)}>{body}</{tag}>"
+
+
+@cache  # a page names a few attributes, tens of thousands of times
+def _attribute_name(keyword: str) -> str:
+    return keyword.rstrip("_").replace("_", "-")
 
 
 def json_island(element_id: str, data: Any) -> str:

@@ -54,6 +54,7 @@ __all__ = [
     "Strategy",
     "assess",
     "no_runtime_message",
+    "no_runtime_reasons",
 ]
 
 _T = TypeVar("_T")
@@ -341,7 +342,14 @@ class Evaluator:
         first (none passes them all): the candidates, or else check by check."""
         if self.with_candidates:
             return self.candidates(ctx)
-        return self.strategy.kept(ctx, "excluded", ctx.namespace, lambda: self._excluded(ctx))
+        return self.strategy.kept(ctx, "excluded", self._seen(ctx), lambda: self._excluded(ctx))
+
+    def _seen(self, ctx: Context) -> tuple[Manifest, ...]:
+        """The runtimes `ctx`'s namespace sees: what the runtimes' first
+        failures depend on besides the InferenceService's shape (the
+        namespaces holding no runtime of their own see the cluster's alone,
+        and share its answers)."""
+        return tuple(self.strategy.runtimes(ctx.namespace))
 
     def _all(self, ctx: Context) -> tuple[Candidate, ...]:
         runtimes = self.strategy.runtimes(ctx.namespace)
@@ -389,12 +397,19 @@ class Evaluator:
     def no_runtime(self, ctx: Context, candidates: tuple[Candidate, ...]) -> str:
         """The no-runtime message; without assessed candidates, from each
         runtime's first failure alone."""
-        return self.strategy.kept(
+        if candidates:
+            return self.strategy.kept(
+                ctx, "no_runtime", ctx.namespace, lambda: no_runtime_message(ctx, candidates)
+            )
+        # Only the first part names the namespace: the runtimes' part is kept
+        # per the runtimes it sees.
+        reasons = self.strategy.kept(
             ctx,
-            "no_runtime",
-            ctx.namespace,
-            lambda: no_runtime_message(ctx, candidates or self._excluded(ctx)),
+            "no_runtime_reasons",
+            self._seen(ctx),
+            lambda: no_runtime_reasons(ctx.policy, self._excluded(ctx)),
         )
+        return _no_runtime_joined(ctx, reasons)
 
     def _excluded(self, ctx: Context) -> tuple[Excluded, ...]:
         """Each runtime of the namespace with the check it fails first, check by
@@ -428,12 +443,26 @@ def assess(ctx: Context, runtime: Manifest, **options: Any) -> Candidate:
 def no_runtime_message(ctx: Context, candidates: Iterable[Candidate | Excluded]) -> str:
     """`no runtime found to support model ...`: the counts, and the runtimes that
     failed a listed check, by name, each with its first reason."""
-    candidates = tuple(candidates)
+    return _no_runtime_joined(ctx, no_runtime_reasons(ctx.policy, tuple(candidates)))
+
+
+def _no_runtime_joined(ctx: Context, reasons: tuple[str, ...]) -> str:
+    """The no-runtime message: its first part (the model's format and the
+    namespace), then `reasons` (`no_runtime_reasons`)."""
     policy = ctx.policy
+    first = policy.message(
+        "no_runtime_found", format=ctx.model.format_name, namespace=ctx.namespace
+    )
+    return selection_rules(policy).no_runtime.separator.join((first, *reasons))
+
+
+def no_runtime_reasons(
+    policy: Policy, candidates: tuple[Candidate | Excluded, ...]
+) -> tuple[str, ...]:
+    """The no-runtime message's parts after the first: the counts, and the
+    runtimes that failed a listed check, by name, each with its first reason."""
     rules = selection_rules(policy).no_runtime
-    parts = [
-        policy.message("no_runtime_found", format=ctx.model.format_name, namespace=ctx.namespace)
-    ]
+    parts: list[str] = []
     if candidates:
         namespaced = sum(1 for c in candidates if c.scope == Scope.NAMESPACE)
         parts.append(
@@ -451,4 +480,4 @@ def no_runtime_message(ctx: Context, candidates: Iterable[Candidate | Excluded])
             policy.message("excluded_runtime", runtime=c.name, reason=c.reason) for c in excluded
         )
         parts.append(policy.message("no_runtime_excluded", excluded=items))
-    return rules.separator.join(parts)
+    return tuple(parts)

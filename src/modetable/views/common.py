@@ -4,6 +4,7 @@ a runtime assessed as a candidate (docs/json.md, "Shared shapes")."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import attrs
@@ -52,10 +53,16 @@ def same_named(view: type[_View], source: object, **given: Any) -> _View:
     same names (most of a view is the engine's value, field for field)."""
     return view(
         **{
-            f.name: given[f.name] if f.name in given else getattr(source, f.name)
-            for f in attrs.fields(view)
+            name: given[name] if name in given else getattr(source, name)
+            for name in _field_names(view)
         }
     )
+
+
+# A view's fields, asked for once per class: an audit makes several views per item.
+@functools.cache
+def _field_names(view: type) -> tuple[str, ...]:
+    return tuple(f.name for f in attrs.fields(view))
 
 
 @frozen
