@@ -232,7 +232,8 @@ def test_only_the_atomic_module_and_the_rules_cache_write_files():
 
 # modetable as a process whose every fsync stalls: a write is caught mid-staging.
 _STALLED_WRITES = """
-import os, sys, time
+import faulthandler, os, signal, sys, time
+faulthandler.register(signal.SIGUSR1)  # where it is, if it outlives the signal sent
 real = os.fsync
 def stalled(fd):
     real(fd)
@@ -287,7 +288,15 @@ def _signal_while_docs_writes(
             time.sleep(0.02)
         assert any(out.rglob("*.tmp")), "the pages never began to be written"
         process.send_signal(getattr(signal, signal_name))
-        stdout, stderr = process.communicate(timeout=30)
+        try:
+            stdout, stderr = process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            # Seen once in a whole run under load (2026-12-07): say where it stood.
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            process.kill()
+            stack = process.communicate()[1].decode(errors="replace")
+            raise AssertionError(f"still running 30 s after {signal_name}:\n{stack}") from None
     finally:
         process.kill()
     return process.returncode, stdout, stderr
