@@ -150,17 +150,11 @@ def admit(
 
 
 @functools.lru_cache(maxsize=16)  # bounded: a long-running program may make many policies
-def _ordered(policy: Policy) -> tuple[AdmissionRule, ...]:
-    """The checks in force in the order they run: the schema's, then the webhook's."""
-    return tuple(sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage)))
-
-
-@functools.lru_cache(maxsize=16)  # bounded as _ordered is
 def _steps(policy: Policy) -> tuple[tuple[AdmissionRule, Check, bool], ...]:
-    """Each check in force in order, with its function and whether it reads
-    which checks ran before it (only a check with an `undecided` does, in
-    `undecided` and `selection`): the others share one `Inputs`, not one made
-    anew after every check that ran (22 per InferenceService)."""
-    return tuple(
-        (rule, CHECKS[rule.check], rule.undecided is not None) for rule in _ordered(policy)
-    )
+    """Each check in force in the order they run (the schema's, then the
+    webhook's), with its function and whether it reads which checks ran before
+    it (only a check with an `undecided` does, in `undecided` and `selection`):
+    the others share one `Inputs`, not one made anew after every check that ran
+    (22 per InferenceService)."""
+    ordered = sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage))
+    return tuple((rule, CHECKS[rule.check], rule.undecided is not None) for rule in ordered)
