@@ -33,7 +33,7 @@ import errno
 import math
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
 import yaml
@@ -85,18 +85,20 @@ _SELF_ALIAS = "YAML alias refers to a node that holds it"
 
 _BaseLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _YAML_TAG = "tag:yaml.org,2002:"
-_MERGE_TAG = _YAML_TAG + "merge"
-# Tags PyYAML's safe loader knows but JSON (and so Kubernetes) has no value for.
-_REFUSED_TAGS = tuple(_YAML_TAG + name for name in ("binary", "set", "omap", "pairs"))
-_INT, _FLOAT, _STR = _YAML_TAG + "int", _YAML_TAG + "float", _YAML_TAG + "str"
+_MERGE_TAG, _VALUE = _YAML_TAG + "merge", _YAML_TAG + "value"
+_INT, _FLOAT = _YAML_TAG + "int", _YAML_TAG + "float"
+_BOOL, _NULL = _YAML_TAG + "bool", _YAML_TAG + "null"
+# The resolver's own objects: a tag the parser resolved is the same object, so
+# a tag is mostly told from them by identity alone.
+_STR = yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG
+_SEQ = yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG
+_MAP = yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
+# Kubernetes decodes YAML through JSON, so dates stay strings; so do a plain `=`
+# and a `<<` that is not a merge key, which YAML 1.1 tags as `!!value` and `!!merge`.
+_STRINGS = frozenset((_STR, _YAML_TAG + "timestamp", _VALUE, _MERGE_TAG))
 # What a scalar's text must read as, unquoted, to carry a tag: a whole number
 # may be written as a float (`!!float 1`), as YAML and Kubernetes allow.
-_SCALAR_FITS = {
-    _INT: {_INT},
-    _FLOAT: {_FLOAT, _INT},
-    _YAML_TAG + "bool": {_YAML_TAG + "bool"},
-    _YAML_TAG + "null": {_YAML_TAG + "null"},
-}
+_SCALAR_FITS = {_INT: {_INT}, _FLOAT: {_FLOAT, _INT}, _BOOL: {_BOOL}, _NULL: {_NULL}}
 _NODE_KINDS = {
     yaml.MappingNode: "a mapping",
     yaml.SequenceNode: "a list",
@@ -201,200 +203,308 @@ def duplicate_key_message(key_node: yaml.ScalarNode, first_line: int) -> str:
     return f"duplicate key {quote(key_node.value)} (first at line {first_line})"
 
 
-class _PositionLoader(_BaseLoader):  # type: ignore[misc, valid-type]
-    """A safe loader whose mappings and sequences carry their positions, and
-    which counts the nodes it builds."""
+# The reader walks the nodes PyYAML's C parser composes and builds each value
+# itself: PyYAML's generic construction (a generator and a constructor lookup
+# per node, every node kept twice by identity) cost more than the C parse. It
+# builds what PyYAML's safe loader with these rules built, in the same order,
+# so each error, and which of two wins, is the same.
+_SCALAR, _SEQUENCE, _MAPPING = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+_BOOLEANS = yaml.constructor.SafeConstructor.bool_values
+_UNBUILT = object()  # a key not built yet (not a scalar, or merge keys moved it)
+# Marks count from 0, positions from 1: what packing adds to a key's and its
+# value's packed marks (key_position), and to a list item's (item_position).
+_ONES = 1 << 3 * _SHIFT | 1 << 2 * _SHIFT | 1 << _SHIFT | 1
+_ONES_ITEM = 1 << _SHIFT | 1
 
-    file_name = "<input>"
+
+def _reader(
+    loader: Any, file_name: str, budget: AliasBudget, aliased: bool, tagged: bool
+) -> Callable[[yaml.Node], tuple[Any, bool]]:
+    """What builds the documents of one input from their composed nodes: each
+    document's value, and whether a mapping or list in it was met twice (only
+    then can aliases add nodes or depth, for _check_expansion to measure).
+
+    `aliased`: the text holds a `*`; without an alias no node is met twice,
+    and nothing is memoised. `tagged`: the text holds a `!`; without one, every
+    tag is the one the parser resolved from the text, which then fits it, and
+    the text is not resolved again. The nodes built are counted across the
+    input's documents; the limits are read as they stand (tests lower them).
+    """
+    max_depth, max_nodes, max_chars = MAX_DEPTH, MAX_NODES, MAX_NUMBER_CHARS
+    resolve = loader.resolve
+    memo: dict[int, Any] = {}  # id(node): its value, in an aliased input
+    active: set[int] = set()  # the mappings and lists being built, but the root
     built = 0
-    depth = 0
-    budget: AliasBudget  # the run's: merge keys (`<<`) spend it as aliases do
+    shared = False
 
-    def _refuse(
-        self, message: str, node: yaml.Node, code: str = ErrorCode.BAD_INPUT
-    ) -> ModetableError:
-        return ModetableError(message, Location(self.file_name, *_mark(node)), code=code)
+    def at(node: yaml.Node) -> Location:
+        return Location(file_name, *_mark(node))
 
-    def _expect(self, node: yaml.Node, kind: type[yaml.Node]) -> None:
+    def wrong_kind(node: yaml.Node, kind: type[yaml.Node]) -> ModetableError:
         """An explicit tag on a node of another kind (`!!map [1]`, `!!int {}`)."""
-        if not isinstance(node, kind):
-            raise self._refuse(
-                f"the YAML tag {_tag_name(node.tag)} needs {_NODE_KINDS[kind]}, "
-                f"not {_NODE_KINDS[type(node)]}",
-                node,
-                ErrorCode.BAD_TAG,
-            )
+        return ModetableError(
+            f"the YAML tag {_tag_name(node.tag)} needs {_NODE_KINDS[kind]}, "
+            f"not {_NODE_KINDS[type(node)]}",
+            at(node),
+            code=ErrorCode.BAD_TAG,
+        )
 
-    def _scalar(self, node: yaml.Node) -> str:
-        """The text of a scalar whose tag fits it (`!!float abc`, `!!bool maybe` do not)."""
-        self._expect(node, yaml.ScalarNode)
-        fits = _SCALAR_FITS.get(node.tag)
-        if fits is not None:
-            if self.resolve(yaml.ScalarNode, node.value, (True, False)) not in fits:
-                raise self._refuse(
-                    f"{quote(node.value)} is not a {_tag_name(node.tag)}", node, ErrorCode.BAD_TAG
-                )
-            if node.tag in (_INT, _FLOAT) and len(node.value) > MAX_NUMBER_CHARS:
-                raise self._refuse(
-                    f"a number of {len(node.value)} characters is longer than the limit of "
-                    f"{MAX_NUMBER_CHARS}; quote it to make it a string",
-                    node,
-                    ErrorCode.OVER_LIMIT,
-                )
-        return node.value
+    def build(node: yaml.Node, level: int) -> Any:
+        """The value of `node`, inside `level` mappings and lists."""
+        nonlocal shared
+        if aliased:
+            found = memo.get(id(node), _UNBUILT)
+            if found is not _UNBUILT:
+                if type(node) is not _SCALAR:
+                    shared = True
+                return found
+            if id(node) in active:
+                raise ModetableError(_SELF_ALIAS, at(node))
+        tag = node.tag
+        if tag == _MAP:
+            return mapping(node, level)
+        if tag == _SEQ:
+            return sequence(node, level)
+        value = scalar(node)
+        if aliased:
+            memo[id(node)] = value
+        return value
 
-    def _deeper(self, node: yaml.Node) -> None:
-        """One level deeper, to build the children of `node` (the caller steps
-        back up when they are built: a plain call, not a context manager, as it
-        runs for every mapping and list)."""
-        if self.depth >= MAX_DEPTH:
-            raise ModetableError(
-                f"YAML nested deeper than the limit of {MAX_DEPTH}",
-                Location(self.file_name, *_mark(node)),
-                code=ErrorCode.OVER_LIMIT,
-            )
-        self.depth += 1
-
-    def _charge(self, count: int, node: yaml.Node) -> None:
-        """Count `count` more nodes built; refuse the input past the limit."""
-        self.built += count
-        if self.built > MAX_NODES:
-            raise ModetableError(
-                f"YAML builds more than {MAX_NODES} nodes "
-                "(a file this large, or merge keys (<<) repeated too often)",
-                Location(self.file_name, *_mark(node)),
-                code=ErrorCode.OVER_LIMIT,
-            )
-
-    def construct_yaml_map(self, node: yaml.MappingNode) -> Iterator[YamlMap]:
-        self._expect(node, yaml.MappingNode)
-        mapping = YamlMap()
-        mapping.file = self.file_name
-        mapping.line, mapping.col = _mark(node)
-        positions: dict[Any, int] = {}
-        mapping._positions = positions
-        yield mapping
-        self._check_duplicates(node)
-        written = len(node.value)
-        self.flatten_mapping(node)
-        if len(node.value) > written:
-            # The pairs merge keys copied in: an alias's expansion by another
-            # name, charged to the run's budget so that many files cannot each
-            # build up to the node limit.
-            self.budget.charge(len(node.value) - written, Location(self.file_name, *_mark(node)))
-        self._charge(len(node.value) + 1, node)
-        self._deeper(node)
-        try:
-            for key_node, value_node in node.value:
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    hash(key)
-                except TypeError:
-                    raise ModetableError(
-                        "a mapping key must be a string, not a list or mapping",
-                        Location(self.file_name, *_mark(key_node)),
-                    ) from None
-                mapping[key] = self.construct_object(value_node, deep=True)
-                # _pack(key's mark) << 2 * _SHIFT | _pack(value's mark), inline
-                # (once per key of every input).
-                at, to = key_node.start_mark, value_node.start_mark
-                positions[key] = (
-                    (at.line + 1) << 3 * _SHIFT
-                    | (at.column + 1) << 2 * _SHIFT
-                    | (to.line + 1) << _SHIFT
-                    | (to.column + 1)
-                )
-        finally:
-            self.depth -= 1
-
-    def _check_duplicates(self, node: yaml.MappingNode) -> None:
-        seen: dict[Any, int] = {}
-        for key_node, _ in node.value:
-            if key_node.tag == _MERGE_TAG or not isinstance(key_node, yaml.ScalarNode):
-                continue
-            # A string key is its text (construct_str checks only what an escape
-            # in double quotes can spell, so those are constructed).
-            plain = key_node.tag == _STR and (key_node.style != '"' or key_node.value.isascii())
-            key = key_node.value if plain else self.construct_object(key_node)
-            if key in seen:
-                raise self._refuse(
-                    duplicate_key_message(key_node, seen[key]), key_node, ErrorCode.DUPLICATE_KEY
-                )
-            seen[key] = _mark(key_node)[0]
-
-    def construct_yaml_seq(self, node: yaml.SequenceNode) -> Iterator[YamlList]:
-        self._expect(node, yaml.SequenceNode)
-        items = YamlList()
-        items.file = self.file_name
-        items.line, items.col = _mark(node)
-        items._positions = [_pack(*_mark(child)) for child in node.value]
-        yield items
-        self._charge(len(node.value) + 1, node)
-        self._deeper(node)
-        try:
-            items.extend(self.construct_object(child, deep=True) for child in node.value)
-        finally:
-            self.depth -= 1
-
-    def construct_str(self, node: yaml.Node) -> str:
-        value = self._scalar(node)
+    def text(node: yaml.Node) -> str:
+        if type(node) is not _SCALAR:
+            raise wrong_kind(node, _SCALAR)
+        value = node.value
         if node.style == '"' and not value.isascii():
             # Only an escape (`"\ud800"`) can spell a lone surrogate: no UTF-8 holds it.
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError as exc:
-                raise self._refuse(
+                raise ModetableError(
                     f"the string holds U+{ord(value[exc.start]):04X}, which is not a character "
                     "(a lone surrogate)",
-                    node,
+                    at(node),
                 ) from None
         return value
 
-    def construct_int(self, node: yaml.Node) -> int:
-        self._scalar(node)
-        return super().construct_yaml_int(node)
-
-    def construct_float(self, node: yaml.Node) -> float:
-        self._scalar(node)
-        if self.resolve(yaml.ScalarNode, node.value, (True, False)) == _INT:
-            return float(super().construct_yaml_int(node))
-        value = super().construct_yaml_float(node)
-        if not math.isfinite(value):
-            # `.nan`, `.inf`: kubectl's conversion to JSON refuses them.
-            raise self._refuse(non_finite(f"the number {node.value}"), node)
+    def fitting(node: yaml.Node) -> str:
+        """The text of a scalar whose tag fits it (`!!float abc`, `!!bool maybe` do not)."""
+        if type(node) is not _SCALAR:
+            raise wrong_kind(node, _SCALAR)
+        value, tag = node.value, node.tag
+        if tagged and resolve(_SCALAR, value, (True, False)) not in _SCALAR_FITS[tag]:
+            raise ModetableError(
+                f"{quote(value)} is not a {_tag_name(tag)}", at(node), code=ErrorCode.BAD_TAG
+            )
+        if tag in (_INT, _FLOAT) and len(value) > max_chars:
+            raise ModetableError(
+                f"a number of {len(value)} characters is longer than the limit of "
+                f"{max_chars}; quote it to make it a string",
+                at(node),
+                code=ErrorCode.OVER_LIMIT,
+            )
         return value
 
-    def construct_bool(self, node: yaml.Node) -> bool:
-        self._scalar(node)
-        return super().construct_yaml_bool(node)
-
-    def construct_null(self, node: yaml.Node) -> None:
-        self._scalar(node)
-
-    def construct_refused(self, node: yaml.Node) -> None:
-        """Any tag beyond JSON's values: nothing is ever constructed from a tag."""
-        raise self._refuse(
-            f"the YAML tag {_tag_name(node.tag)} is not supported: modetable reads only "
+    def scalar(node: yaml.Node) -> Any:
+        """The value of a node tagged neither a mapping nor a list."""
+        tag = node.tag
+        if tag in _STRINGS:
+            return text(node)
+        if tag == _INT:
+            value = fitting(node)
+            if value.isdigit() and value.isascii() and value[0] != "0":
+                return int(value)  # decimal digits: what YAML 1.1's rules make of them
+            return loader.construct_yaml_int(node)
+        if tag == _FLOAT:
+            value = fitting(node)
+            if tagged and resolve(_SCALAR, value, (True, False)) == _INT:
+                return float(loader.construct_yaml_int(node))
+            number = loader.construct_yaml_float(node)
+            if not math.isfinite(number):
+                # `.nan`, `.inf`: kubectl's conversion to JSON refuses them.
+                raise ModetableError(non_finite(f"the number {value}"), at(node))
+            return number
+        if tag == _BOOL:
+            return _BOOLEANS[fitting(node).lower()]
+        if tag == _NULL:
+            fitting(node)
+            return None
+        # Any tag beyond JSON's values: nothing is ever constructed from a tag.
+        raise ModetableError(
+            f"the YAML tag {_tag_name(tag)} is not supported: modetable reads only "
             "mappings, lists, strings, numbers, booleans and null",
-            node,
-            ErrorCode.BAD_TAG,
+            at(node),
+            code=ErrorCode.BAD_TAG,
         )
 
+    def begin(node: yaml.Node, value: Any, level: int) -> None:
+        """An aliased input's mapping or list begun: the root is its own value at
+        once (as PyYAML had it: an alias inside it is the expansion walk's to
+        refuse); any other is being built until it is done."""
+        if level:
+            active.add(id(node))
+        else:
+            memo[id(node)] = value
 
-_PositionLoader.add_constructor("tag:yaml.org,2002:map", _PositionLoader.construct_yaml_map)
-_PositionLoader.add_constructor("tag:yaml.org,2002:seq", _PositionLoader.construct_yaml_seq)
-_PositionLoader.add_constructor(_INT, _PositionLoader.construct_int)
-_PositionLoader.add_constructor(_FLOAT, _PositionLoader.construct_float)
-_PositionLoader.add_constructor("tag:yaml.org,2002:bool", _PositionLoader.construct_bool)
-_PositionLoader.add_constructor("tag:yaml.org,2002:null", _PositionLoader.construct_null)
-_PositionLoader.add_constructor("tag:yaml.org,2002:str", _PositionLoader.construct_str)
-# Kubernetes decodes YAML through JSON, so dates stay strings; so do a plain `=`
-# and a `<<` that is not a merge key, which YAML 1.1 tags as `!!value` and `!!merge`.
-for _tag in ("timestamp", "value", "merge"):
-    _PositionLoader.add_constructor(_YAML_TAG + _tag, _PositionLoader.construct_str)
-for _tag in _REFUSED_TAGS:
-    _PositionLoader.add_constructor(_tag, _PositionLoader.construct_refused)
-_PositionLoader.add_constructor(None, _PositionLoader.construct_refused)
+    def past_limits(node: yaml.Node, level: int) -> ModetableError:
+        """Past the node limit, or (else) nesting past the depth limit."""
+        if built > max_nodes:
+            return ModetableError(
+                f"YAML builds more than {max_nodes} nodes "
+                "(a file this large, or merge keys (<<) repeated too often)",
+                at(node),
+                code=ErrorCode.OVER_LIMIT,
+            )
+        return ModetableError(
+            f"YAML nested deeper than the limit of {max_depth}",
+            at(node),
+            code=ErrorCode.OVER_LIMIT,
+        )
+
+    def keys_of(node: yaml.MappingNode, level: int) -> list[Any]:
+        """The keys of `node` as built (_UNBUILT where not a scalar), each
+        refused when given twice, before any value is built; then its merge
+        keys (and `!!value` keys) flattened."""
+        seen: dict[Any, int] = {}
+        keys = []
+        flatten = False
+        for key_node, _ in node.value:
+            tag = key_node.tag
+            if tag == _STR and type(key_node) is _SCALAR:
+                # A string key is its text (text() checks only what an escape
+                # in double quotes can spell).
+                key = key_node.value
+                if key_node.style == '"' and not key.isascii():
+                    key = text(key_node)
+            elif tag == _MERGE_TAG or type(key_node) is not _SCALAR:
+                flatten = flatten or tag in (_MERGE_TAG, _VALUE)
+                keys.append(_UNBUILT)
+                continue
+            else:
+                flatten = flatten or tag == _VALUE
+                key = build(key_node, level + 1)
+            if key in seen:
+                raise ModetableError(
+                    duplicate_key_message(key_node, seen[key]),
+                    at(key_node),
+                    code=ErrorCode.DUPLICATE_KEY,
+                )
+            seen[key] = key_node.start_mark.line + 1
+            keys.append(key)
+        if not flatten:
+            return keys
+        written = len(node.value)
+        # PyYAML's own: the merged pairs moved in, `!!value` keys made strings.
+        loader.flatten_mapping(node)
+        if len(node.value) > written:
+            # The pairs merge keys copied in: an alias's expansion by another
+            # name, charged to the run's budget so that many files cannot each
+            # build up to the node limit.
+            budget.charge(len(node.value) - written, at(node))
+        return [_UNBUILT] * len(node.value)  # built again, in their new order
+
+    def mapping(node: yaml.Node, level: int) -> YamlMap:
+        nonlocal built
+        if type(node) is not _MAPPING:
+            raise wrong_kind(node, _MAPPING)
+        result = YamlMap()
+        result.file = file_name
+        mark = node.start_mark
+        result.line, result.col = mark.line + 1, mark.column + 1
+        positions: dict[Any, int] = {}
+        result._positions = positions
+        if aliased:
+            begin(node, result, level)
+        pairs = node.value
+        # Most mappings' keys are strings, each its text, none given twice:
+        # those are taken here, any other mapping's by keys_of.
+        keys = []
+        for key_node, _ in pairs:
+            if (
+                key_node.tag is _STR
+                and type(key_node) is _SCALAR
+                and (key_node.style != '"' or key_node.value.isascii())
+            ):
+                keys.append(key_node.value)
+            else:
+                break
+        if len(keys) < len(pairs) or len(set(keys)) < len(keys):
+            keys = keys_of(node, level)
+            pairs = node.value
+        built += len(pairs) + 1
+        if built > max_nodes or level >= max_depth:
+            raise past_limits(node, level)
+        inner = level + 1
+        for (key_node, value_node), key in zip(pairs, keys, strict=True):
+            if key is _UNBUILT:
+                key = build(key_node, inner)
+                try:
+                    hash(key)
+                except TypeError:
+                    raise ModetableError(
+                        "a mapping key must be a string, not a list or mapping", at(key_node)
+                    ) from None
+            if value_node.tag is _STR and type(value_node) is _SCALAR:
+                value = value_node.value
+                if value_node.style == '"' and not value.isascii():
+                    value = text(value_node)
+            else:
+                value = build(value_node, inner)
+            result[key] = value
+            # key_position(key's mark, value's mark), inline: once per key of every input.
+            at_key, at_value = key_node.start_mark, value_node.start_mark
+            positions[key] = (
+                at_key.line << 3 * _SHIFT
+                | at_key.column << 2 * _SHIFT
+                | at_value.line << _SHIFT
+                | at_value.column
+            ) + _ONES
+        if aliased and level:
+            active.discard(id(node))
+            memo[id(node)] = result
+        return result
+
+    def sequence(node: yaml.Node, level: int) -> YamlList:
+        nonlocal built
+        if type(node) is not _SEQUENCE:
+            raise wrong_kind(node, _SEQUENCE)
+        children = node.value
+        result = YamlList()
+        result.file = file_name
+        mark = node.start_mark
+        result.line, result.col = mark.line + 1, mark.column + 1
+        result._positions = [
+            (child.start_mark.line << _SHIFT | child.start_mark.column) + _ONES_ITEM
+            for child in children
+        ]
+        if aliased:
+            begin(node, result, level)
+        built += len(children) + 1
+        if built > max_nodes or level >= max_depth:
+            raise past_limits(node, level)
+        inner = level + 1
+        append = result.append
+        for child in children:
+            if child.tag is _STR and type(child) is _SCALAR:
+                value = child.value
+                if child.style == '"' and not value.isascii():
+                    value = text(child)
+                append(value)
+            else:
+                append(build(child, inner))
+        if aliased and level:
+            active.discard(id(node))
+            memo[id(node)] = result
+        return result
+
+    def document(node: yaml.Node) -> tuple[Any, bool]:
+        nonlocal shared
+        memo.clear()
+        active.clear()
+        shared = False
+        value = build(node, 0)
+        return value, shared
+
+    return document
 
 
 def check_size(size: int, file_name: str) -> None:
@@ -617,30 +727,30 @@ def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:
     Empty documents (a lone `---`) are dropped.
     """
     budget = _RUN_BUDGET.get() or AliasBudget()
-    # Without an alias (`*name`) no node is shared: nothing is added beyond what
-    # is written, and the depth was counted while building, so the walk that
-    # measures expansion has nothing to find.
+    # Aliases (`*name`) add nodes and depth only where a mapping or list is met
+    # twice; the walk measures those. In an aliased text without one, the walk
+    # would charge 0 and refuse nothing: 0 is still charged, so that the charges
+    # recorded (charges_recorded) stay what they were.
     aliased = "*" in text
-    loader = _PositionLoader(text)
-    loader.file_name = file_name
-    loader.budget = budget
+    loader = _BaseLoader(text)
+    read = _reader(loader, file_name, budget, aliased, "!" in text)
     documents: list[tuple[Any, Location]] = []
     try:
         while loader.check_node():
             node = loader.get_node()
             start = Location(file_name, *_mark(node))
-            value = loader.construct_document(node)
+            value, shared = read(node)
             if value is None:
                 continue
-            if aliased:
+            if shared:
                 _check_expansion(value, start, budget)
+            elif aliased:
+                budget.charge(0, start)
             documents.append((value, start))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         where = Location(file_name, mark.line + 1, mark.column + 1) if mark else Location(file_name)
-        if problem == "found unconstructable recursive node":
-            raise ModetableError(_SELF_ALIAS, where) from None
         raise ModetableError(f"invalid YAML: {_one_line(problem)}", where) from None
     except yaml.reader.ReaderError as exc:
         code = exc.character if isinstance(exc.character, int) else ord(exc.character)
