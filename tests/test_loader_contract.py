@@ -79,8 +79,12 @@ REFUSED = [
      "f:2:1: duplicate key '1111111111111111111111111111111111111...' (first at line 1)"),
     ("duplicate-key-with-escape", '"a\\x1bb": 1\n"a\\x1bb": 2\n',
      "f:2:1: duplicate key 'a\\x1bb' (first at line 1)"),
+    # Every key of a mapping is checked before any of its values is built.
+    ("duplicate-key-before-its-values", "a: !!int x\na: 1\n",
+     "f:2:1: duplicate key 'a' (first at line 1)"),
     ("complex-key", "? [a]\n: 1\n", "f:1:3: a mapping key must be a string, not a list or mapping"),
     ("self-alias", "a: &x [1, *x]\n", "f:1:4: YAML alias refers to a node that holds it"),
+    ("self-alias-at-the-root", "&x [1, *x]\n", "f:1:1: YAML alias refers to a node that holds it"),
     ("control-character", "a: b\x01\n", "f:1:5: " + CONTROL.format("0001")),
     ("control-character-after-cr-lines", "a: b\rc: d\re: \x02\n",
      "f:3:4: " + CONTROL.format("0002")),
