@@ -212,11 +212,15 @@ class Policy:
         return paths.expand(template, self.placeholder_values(component))
 
     @cached_property
-    def declared_paths(self) -> dict[str, paths.Segments]:
-        """Component name -> where the InferenceService declares it
-        (`running_merge.into`): asked several times per InferenceService."""
-        into = self.rules.running_merge.into
-        return {c.name: self.component_path(c, into) for c in self.components}
+    def merge_paths(self) -> dict[str, tuple[paths.Segments, paths.Segments]]:
+        """Component name -> (where the InferenceService declares it, where the
+        runtime holds its config): `running_merge`'s `into` and `source`,
+        asked several times per InferenceService."""
+        merge = self.rules.running_merge
+        return {
+            c.name: (self.component_path(c, merge.into), self.component_path(c, merge.source))
+            for c in self.components
+        }
 
     def message(self, key: str, **values: object) -> str:
         """Message `key` filled; it must be given every one of its `params`."""
