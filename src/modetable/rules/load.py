@@ -418,6 +418,7 @@ def _duplicate_keys(text: str, file: str) -> list[ModetableError]:
                         if key_node.tag.endswith(":str")
                         else (scalars.construct_object(key_node))
                     )
+                    hash(key)  # `!!map x: 1` makes an empty dict, which is no key
                 except (ValueError, TypeError, KeyError, yaml.YAMLError):
                     continue  # a tag that does not fit: the loader's own error says so
                 line = key_node.start_mark.line + 1
