@@ -336,20 +336,64 @@ def test_the_signal_tests_hold_under_a_parent_that_ignores_and_blocks_signals(
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize(("signal_name", "code", "line"), STOPPING_SIGNALS)
+def test_a_stop_a_finalizer_swallowed_still_stops_the_write(
+    tmp_path, monkeypatch, signal_name, code, line
+):
+    """A signal that lands while a finalizer runs (an object's `__del__`, an
+    unfinished generator freed): its handler's raise is swallowed there (Python
+    prints "Exception ignored" and goes on). The command still stops before the
+    first page waits for the disk: no page written, the run ends as for the
+    signal."""
+    import signal
+
+    from modetable.output import atomic
+    from modetable.output.stops import Terminated
+
+    signum = getattr(signal, signal_name)
+    swallowed: list[type] = []
+    monkeypatch.setattr("sys.unraisablehook", lambda report: swallowed.append(report.exc_type))
+
+    class Finalized:
+        def __del__(self) -> None:
+            signal.raise_signal(signum)  # the handler runs here, inside the finalizer
+
+    create = atomic._create_temporary
+
+    def create_after_a_finalizer(target, created):
+        Finalized()  # freed at once: its finalizer runs
+        return create(target, created)
+
+    monkeypatch.setattr(atomic, "_create_temporary", create_after_a_finalizer)
+    out = tmp_path / "out"
+    argv = ["docs", "--docs-dir", str(ROOT / "docs"), "--ome-version", "v1.2.2", "--out", str(out)]
+    # The handler modetable finds when it starts, as under a terminal.
+    at_start = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+    before = signal.signal(signum, at_start)
+    try:
+        run = run_cli(*argv)
+        assert signal.getsignal(signum) is at_start
+    finally:
+        signal.signal(signum, before)
+    assert (run.code, run.out, run.err) == (code, "", line)
+    assert not out.exists()
+    assert swallowed == [KeyboardInterrupt if signum == signal.SIGINT else Terminated]
+
+
 def test_a_hangup_ignored_at_the_start_stays_ignored():
     """Under `nohup` a closed terminal must not stop modetable: only a SIGHUP
     that would have killed it unwinds it instead (SIGTERM, at its default here
     whatever the suite inherited, is taken)."""
     import signal
 
-    from modetable.cli import _sigterm_raises
+    from modetable.cli import _signals_unwind
 
     before = {
         signal.SIGHUP: signal.signal(signal.SIGHUP, signal.SIG_IGN),
         signal.SIGTERM: signal.signal(signal.SIGTERM, signal.SIG_DFL),
     }
     try:
-        with _sigterm_raises():
+        with _signals_unwind():
             assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
             assert signal.getsignal(signal.SIGTERM) not in (signal.SIG_IGN, signal.SIG_DFL)
         assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN

@@ -14,6 +14,7 @@ capacities, budgets and numbers.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -98,9 +99,16 @@ def _kind(fields: RolloutFields, body: dict[str, Any]) -> str:
 
 def _at(body: Any, path: str) -> Any:
     node = body
-    for segment in path.split("."):
+    for segment in _segments(path):
         node = node.get(segment) if isinstance(node, dict) else None
     return node
+
+
+# The rules' few paths, each split once: every rollout check of every
+# InferenceService reads its groups.
+@functools.lru_cache(maxsize=64)
+def _segments(path: str) -> tuple[str, ...]:
+    return tuple(path.split("."))
 
 
 def _strings(value: Any) -> list[str]:

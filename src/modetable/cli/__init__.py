@@ -20,6 +20,8 @@ from typing import Any, TextIO
 
 from modetable.__about__ import __version__
 from modetable.errors import ErrorList, ModetableError
+from modetable.output import stops
+from modetable.output.stops import Terminated
 
 __all__ = [
     "COMMANDS",
@@ -76,34 +78,30 @@ class UsageError(ModetableError):
     pass
 
 
-class Terminated(BaseException):
-    """SIGTERM or SIGHUP, raised where the program stands so that cleanups run
-    as for Ctrl-C."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-# The signals that unwind a command: SIGTERM, and SIGHUP (its terminal closed)
-# where the platform has it.
-_UNWINDING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+# The signals that unwind a command: Ctrl-C, SIGTERM, and SIGHUP (its terminal
+# closed) where the platform has it.
+_UNWINDING = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 @contextlib.contextmanager
-def _sigterm_raises() -> Iterator[None]:
-    """While a command runs, SIGTERM and SIGHUP unwind it (a write in progress
-    removes its temporary files) instead of killing the process where it
-    stands. A signal ignored when modetable started (`nohup`) stays ignored."""
-
-    def terminate(signum: int, frame: Any) -> None:
-        raise Terminated(signum)
-
+def _signals_unwind() -> Iterator[None]:
+    """While a command runs, SIGINT, SIGTERM and SIGHUP unwind it (a write in
+    progress removes its temporary files) instead of killing the process where
+    it stands, and a stop swallowed on the way is still honoured (`stops`).
+    A signal ignored when modetable started (`nohup`, a shell's `&`) stays
+    ignored; SIGINT is taken over only from Python's own handler."""
     previous: dict[int, Any] = {}
+    stops.forget()
     try:
         for signum in _UNWINDING:
-            if signal.getsignal(signum) is not signal.SIG_IGN:
-                previous[signum] = signal.signal(signum, terminate)
+            current = signal.getsignal(signum)
+            if current is signal.SIG_IGN:
+                continue
+            if signum == signal.SIGINT and current is not signal.default_int_handler:
+                continue
+            previous[signum] = signal.signal(signum, stops.ask)
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
@@ -112,6 +110,7 @@ def _sigterm_raises() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+        stops.forget()
 
 
 # The end of the options: every word after it is an operand (a path), whatever it
@@ -266,7 +265,7 @@ def main(
         stdout=Output(sys.stdout if real_stdout else stdout, "standard output"),
         stderr=Output(stderr if stderr is not None else sys.stderr, "standard error", quiet=True),
     )
-    with _sigterm_raises():
+    with _signals_unwind():
         code = _run(argv, io)
     if real_stdout and sys.stdout is not None:
         _flush_or_discard(sys.stdout)
@@ -283,6 +282,7 @@ def _run(argv: list[str], io: Any) -> int:
         code = _command(argv, io)
         # The last of the output reaches the system here: a refusal is the run's error.
         io.stdout.flush()
+        stops.honour()  # a signal whose stop a finalizer swallowed still stops the run
         return code
     except ModetableError as exc:
         report_error(exc, io)

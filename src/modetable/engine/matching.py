@@ -92,7 +92,11 @@ def _is_compared(component: Component, isvc: Manifest | None, policy: Policy) ->
 
 def declares(policy: Policy, isvc: Manifest, component: Component) -> bool:
     """Whether the InferenceService has `spec.<component>` (an empty mapping counts)."""
-    into = policy.component_path(component, policy.rules.running_merge.into)
+    found = policy.merge_paths.get(component.name)
+    if found is None or policy.components_by_name[component.name] is not component:
+        into = policy.component_path(component, policy.rules.running_merge.into)
+    else:
+        into = found[0]
     return isinstance(paths.lookup(isvc.body, into), dict)
 
 

@@ -140,12 +140,16 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
     for plan in policy.plans(purpose, component.name):
         source = plan.source
         value, location, origin = _read(plan, objects)
-        if value is paths.MISSING or type(value) is str:
-            verdict, why = _judged(policy, plan, value, objects.named, decided_by)
+        if location is None and origin is None and (value is paths.MISSING or type(value) is str):
+            # Nothing of where it was read: the same reading for every object.
+            reading = _plain_reading(policy, plan, value, objects.named, decided_by)
+            verdict = reading.verdict
         else:
-            verdict, why = _verdict(policy, plan, value, objects, decided_by, location)
-        readings.append(
-            Reading(
+            if value is paths.MISSING or type(value) is str:
+                verdict, why = _judged(policy, plan, value, objects.named, decided_by)
+            else:
+                verdict, why = _verdict(policy, plan, value, objects, decided_by, location)
+            reading = Reading(
                 source_id=source.id,
                 source_label=source.label,
                 path=plan.where_text,
@@ -155,7 +159,7 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
                 location=location,
                 origin=origin,
             )
-        )
+        readings.append(reading)
         if verdict == Verdict.USED:
             decided = readings[-1]
             decided_by = plan.words
@@ -190,6 +194,35 @@ def _judged(
         if len(kept) >= 65536:  # values are the inputs': bounded
             kept.clear()
         found = kept[key] = _verdict(policy, plan, value, Objects(named=named), decided_by, None)
+    return found
+
+
+@functools.lru_cache(maxsize=16)  # bounded as _judgements is
+def _plain_readings(policy: Policy) -> dict[tuple, Reading]:
+    return {}
+
+
+def _plain_reading(
+    policy: Policy, plan: SourcePlan, value: Any, named: bool, decided_by: str | None
+) -> Reading:
+    """The reading of a string or absent value with no place and no side (an
+    absent source, a constant), kept per policy as `_judged` keeps verdicts:
+    a reading is frozen, so one is shared by every object that reads so."""
+    kept = _plain_readings(policy)
+    key = (id(plan), value, named, decided_by)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= 65536:  # values are the inputs': bounded
+            kept.clear()
+        verdict, why = _judged(policy, plan, value, named, decided_by)
+        found = kept[key] = Reading(
+            source_id=plan.source.id,
+            source_label=plan.source.label,
+            path=plan.where_text,
+            verdict=verdict,
+            why=why,
+            value=None if value is paths.MISSING else value,
+        )
     return found
 
 

@@ -77,18 +77,17 @@ def _merged_isvc(
     merged: dict[str, Any] = dict(isvc.body)
     if not runtime_spec:
         return merged
-    rule = policy.rules.running_merge
     reads = _merged_reads(policy)
     for component in policy.components:
         if not declares(policy, isvc, component):
             continue
-        into = policy.component_path(component, rule.into)
+        into, source_path = policy.merge_paths[component.name]
         below: _ReadTree | None = reads
         for segment in into:
             below = below.get(segment) if below is not None else None
         if not below:
             continue  # nothing reads inside this component
-        source = paths.lookup({"spec": runtime_spec}, policy.component_path(component, rule.source))
+        source = paths.lookup({"spec": runtime_spec}, source_path)
         if isinstance(source, dict):
             own = paths.lookup(isvc.body, into)
             own = None if own is paths.MISSING else own

@@ -33,6 +33,7 @@ from pathlib import Path
 import attrs
 
 from modetable.errors import ErrorCode, Location, ModetableError
+from modetable.output import stops
 
 __all__ = ["write_bytes", "write_files", "write_text"]
 
@@ -80,6 +81,7 @@ def write_files(files: Sequence[tuple[str | os.PathLike[str], bytes]]) -> None:
     try:
         for path, data in files:
             staged.append(_stage(str(path), data, made, created))
+        stops.honour()  # the last moment a stop leaves every file as it was
         with _signals_held():
             _rename_all(staged)
             for item in staged:
@@ -115,6 +117,9 @@ def _stage(name: str, data: bytes, made: list[Path], created: list[Path]) -> _St
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
             stream.flush()
+            # A stop a finalizer swallowed (output/stops.py) is taken before the
+            # wait for the disk, which can be long.
+            stops.honour()
             os.fsync(stream.fileno())
         if mode is not None:
             os.chmod(temporary, mode)

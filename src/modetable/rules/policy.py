@@ -55,8 +55,12 @@ class SourcePlan:
     # The source's `words` filled for the component, when it has them.
     said: str | None = None
 
-    @property
-    def where_text(self) -> str:
+    # Where it reads, as a trace shows it: made once, not at each of the
+    # readings a fleet's audit records (several per InferenceService).
+    where_text: str = attrs.field(init=False, eq=False, repr=False)
+
+    @where_text.default
+    def _where_text(self) -> str:
         if self.path is not None:
             return paths.render(self.path)
         if self.present:
@@ -206,6 +210,17 @@ class Policy:
 
     def component_path(self, component: Component, template: str) -> paths.Segments:
         return paths.expand(template, self.placeholder_values(component))
+
+    @cached_property
+    def merge_paths(self) -> dict[str, tuple[paths.Segments, paths.Segments]]:
+        """Component name -> (where the InferenceService declares it, where the
+        runtime holds its config): `running_merge`'s `into` and `source`,
+        asked several times per InferenceService."""
+        merge = self.rules.running_merge
+        return {
+            c.name: (self.component_path(c, merge.into), self.component_path(c, merge.source))
+            for c in self.components
+        }
 
     def message(self, key: str, **values: object) -> str:
         """Message `key` filled; it must be given every one of its `params`."""

@@ -191,6 +191,14 @@ class MemoComparisons(Comparisons):
         return found
 
 
+def _decided_by_sets(check: SelectionCheck) -> bool:
+    """Whether a step is decided for many runtimes at once: by an index that
+    decides it exactly, or once for every runtime (it reads nothing else)."""
+    step = STEPS[check.check]
+    exact = step.index is not None and step.index.exact
+    return exact or set(step.reads) <= RUNTIME_SIDE
+
+
 class Memoised:
     """The evaluator's strategy for every InferenceService of one cluster, under
     one policy (a `selection.evaluate.Strategy`)."""
@@ -209,6 +217,9 @@ class Memoised:
             check.id: _key_maker(check.id, STEPS[check.check].reads) for check in self.rules.checks
         }
         self._ranking_key = _key_maker("ranking", RANKING_READS)
+        # Whether each check is decided for many runtimes at once (`_by_sets`),
+        # by its id: asked for every check of every shape's ranking.
+        self._set_decided = {check.id: _decided_by_sets(check) for check in self.rules.checks}
         self._views: dict[Manifest, RuntimeView] = {}
         self._named_views: dict[Manifest, RuntimeView | InheritanceError] = {}
         self._facts: dict[Manifest, ModelFacts] = {}
@@ -363,11 +374,8 @@ class Memoised:
     # --- the indexes ----------------------------------------------------------------
 
     def _by_sets(self, check: SelectionCheck) -> bool:
-        """Whether a step is decided for many runtimes at once: by an index that
-        decides it exactly, or once for every runtime (it reads nothing else)."""
-        step = STEPS[check.check]
-        exact = step.index is not None and step.index.exact
-        return exact or set(step.reads) <= RUNTIME_SIDE
+        found = self._set_decided.get(check.id)
+        return _decided_by_sets(check) if found is None else found
 
     def _fails(self, ctx: Context, runtime: Manifest, check: SelectionCheck) -> bool:
         return self.result(ctx, self.view(runtime), check).failed
