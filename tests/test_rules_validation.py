@@ -86,6 +86,15 @@ def test_an_unquoted_version_is_named_as_such():
     ]
 
 
+def test_a_key_tagged_as_a_mapping_is_the_loaders_error_not_a_crash(tmp_path):
+    """After a loader error the keys given twice are looked for; a scalar key
+    tagged `!!map` is constructed as an empty dict there, no key at all (it
+    crashed with a TypeError; the fuzzer of tags found it)."""
+    path = tmp_path / "rules.yaml"
+    path.write_text("format: 1\n!!map x: 1\n")
+    assert load_errors(path) == ["2:1: [bad-tag] the YAML tag !!map needs a mapping, not a scalar"]
+
+
 def test_every_command_reports_all_problems_as_one_line_each_and_exits_2():
     path = CORPUS / "broken" / "many-at-once.yaml"
     run = run_cli("--rules", str(path), "match", "--isvc", "x", "-")

@@ -10,6 +10,7 @@ Reading those calls from the source makes them the contract a message's
 from __future__ import annotations
 
 import ast
+from collections import deque
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -56,19 +57,35 @@ def call_sites(method: str = _MESSAGE) -> tuple[CallSite, ...]:
 
 
 def _calls(tree: ast.Module, file: str, method: str) -> Iterator[CallSite]:
-    for function in ast.walk(tree):
-        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
-            continue
-        assigned = _string_assignments(function)
-        mappings = _dict_assignments(function)
-        for node in ast.walk(function):
-            if not (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == method
-                and node.args
-            ):
-                continue
+    """The calls of each function (the module included) with the functions
+    nested in it, each read with the string and dict assignments of the same
+    reach. One walk of the module gathers them all, in the order a walk of
+    each function would (a walk's order restricted to a part of the tree is
+    that part's walk order); walking each function anew, three times, was most
+    of `rules check` (0.7 s of CPU)."""
+    functions: list[tuple[dict[str, list[str]], dict[str, tuple[str, ...]], list[ast.Call]]] = []
+    todo: deque[tuple[ast.AST, tuple[int, ...]]] = deque([(tree, ())])
+    while todo:
+        node, enclosing = todo.popleft()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module):
+            enclosing = (*enclosing, len(functions))
+            functions.append(({}, {}, []))
+        elif isinstance(node, ast.Assign):
+            for at in enclosing:
+                _string_assignment(node, functions[at][0])
+                _dict_assignment(node, functions[at][1])
+        elif _is_call(node, method):
+            for at in enclosing:
+                functions[at][2].append(node)  # type: ignore[arg-type]
+        # ast.iter_child_nodes, without its two generators per node.
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if isinstance(value, ast.AST):
+                todo.append((value, enclosing))
+            elif isinstance(value, list):
+                todo.extend((item, enclosing) for item in value if isinstance(item, ast.AST))
+    for assigned, mappings, calls in functions:
+        for node in calls:
             first = node.args[0]
             if isinstance(first, ast.Constant) and isinstance(first.value, str):
                 keys = [first.value]
@@ -81,19 +98,26 @@ def _calls(tree: ast.Module, file: str, method: str) -> Iterator[CallSite]:
                 yield CallSite(key, passed, file, node.lineno)
 
 
-def _string_assignments(function: ast.AST) -> dict[str, list[str]]:
-    """Local names assigned only string literals (possibly chosen by `if`)."""
-    found: dict[str, list[str]] = {}
-    for node in ast.walk(function):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-            continue
-        target = node.targets[0]
-        if not isinstance(target, ast.Name):
-            continue
-        strings = _strings(node.value)
-        if strings is not None:
-            found.setdefault(target.id, []).extend(strings)
-    return found
+def _is_call(node: ast.AST, method: str) -> bool:
+    """`something.method(first, ...)`."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == method
+        and bool(node.args)
+    )
+
+
+def _string_assignment(node: ast.Assign, found: dict[str, list[str]]) -> None:
+    """A local name assigned only string literals (possibly chosen by `if`)."""
+    if len(node.targets) != 1:
+        return
+    target = node.targets[0]
+    if not isinstance(target, ast.Name):
+        return
+    strings = _strings(node.value)
+    if strings is not None:
+        found.setdefault(target.id, []).extend(strings)
 
 
 def _strings(node: ast.expr) -> list[str] | None:
@@ -106,21 +130,15 @@ def _strings(node: ast.expr) -> list[str] | None:
     return None
 
 
-def _dict_assignments(function: ast.AST) -> dict[str, tuple[str, ...]]:
-    """Local names assigned a dict literal with string keys: those keys."""
-    found: dict[str, tuple[str, ...]] = {}
-    for node in ast.walk(function):
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Dict)
-            and all(
-                isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.value.keys
-            )
-        ):
-            found[node.targets[0].id] = tuple(k.value for k in node.value.keys)  # type: ignore[union-attr]
-    return found
+def _dict_assignment(node: ast.Assign, found: dict[str, tuple[str, ...]]) -> None:
+    """A local name assigned a dict literal with string keys: those keys."""
+    if (
+        len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and isinstance(node.value, ast.Dict)
+        and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.value.keys)
+    ):
+        found[node.targets[0].id] = tuple(k.value for k in node.value.keys)  # type: ignore[union-attr]
 
 
 def _passed(call: ast.Call, mappings: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:

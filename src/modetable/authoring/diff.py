@@ -323,11 +323,17 @@ def _resolution(before: Side, after: Side, purpose: str, component: str) -> Sect
     modes = _mode_names(before, after)
     domains = [domain(slot, modes) for slot in found]
 
+    # Each side's own slots (its sources, its labels), worked out once, not
+    # for each of the thousands of combinations `resolved` is run for.
+    own = {
+        id(side): {s: s for s in slots(side.policy, purpose, component)} for side in (before, after)
+    }
+
     def resolved(side: Side, inputs: tuple[Any, ...]) -> Resolution:
         from modetable.engine.modes import resolve
 
         policy = side.policy
-        known = {s: s for s in slots(policy, purpose, component)}
+        known = own[id(side)]
         held = {
             known[slot]: value for slot, value in zip(found, inputs, strict=True) if slot in known
         }

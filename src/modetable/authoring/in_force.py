@@ -18,6 +18,7 @@ compared with no code here:
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import types
 import typing
@@ -136,6 +137,9 @@ def _holds(item: Any, policy: Policy) -> bool:
     return in_force(since, until, policy.version)
 
 
+# Kept per type, as is the key field per class: `rules diff` asks for each of
+# the thousands of values it writes out.
+@functools.cache
 def _split(type_: Any) -> tuple[Any, tuple[Any, ...]]:
     """The type and its markers, through `X | None`."""
     base, marks = split_annotated(type_)
@@ -148,6 +152,7 @@ def _split(type_: Any) -> tuple[Any, tuple[Any, ...]]:
     return base, marks
 
 
+@functools.cache
 def _key_field(cls: type) -> str | None:
     """The field of `cls` that defines its name, if one does."""
     hints = field_types(cls)

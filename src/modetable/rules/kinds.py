@@ -96,6 +96,13 @@ def split_annotated(type_: Any) -> tuple[Any, tuple[Any, ...]]:
 
 def field_types(cls: type) -> dict[str, Any]:
     """An attrs class's field types with their markers (cattrs resolves them too)."""
+    return dict(_field_types(cls))  # a copy: the kept one is never changed
+
+
+# Kept per class: resolving looks the module's `LATER` up and imports each of
+# its names every time, and `rules diff` asks for each of thousands of values.
+@functools.cache
+def _field_types(cls: type) -> dict[str, Any]:
     return {field.name: field.type for field in attrs.fields(resolved(cls))}
 
 

@@ -6,6 +6,7 @@ back to the line and column of the YAML node they concern.
 
 from __future__ import annotations
 
+import types
 import typing
 from collections.abc import Iterator
 from enum import StrEnum
@@ -130,6 +131,7 @@ def _make_converter() -> cattrs.Converter:
 
     def tuple_hook_factory(type_: Any) -> Any:
         item_type = typing.get_args(type_)[0]
+        item_hook = _Hook(converter, item_type)
 
         def hook(value: Any, _t: Any) -> Any:
             # A list only: cattrs would turn a string into a tuple of characters.
@@ -137,9 +139,10 @@ def _make_converter() -> cattrs.Converter:
                 raise _StructureError(f"expected a list, got {_described_plainly(value)}")
             errors = []
             items = []
+            structure = item_hook()
             for index, item in enumerate(value):
                 try:
-                    items.append(converter.structure(item, item_type))
+                    items.append(structure(item, item_type))
                 except Exception as exc:  # collected, like cattrs does
                     exc.__notes__ = [
                         *getattr(exc, "__notes__", []),
@@ -154,17 +157,17 @@ def _make_converter() -> cattrs.Converter:
 
     def mapping_hook_factory(type_: Any) -> Any:
         key_type, value_type = typing.get_args(type_)
+        key_hook, value_hook = _Hook(converter, key_type), _Hook(converter, value_type)
 
         def hook(value: Any, _t: Any) -> Any:
             if not isinstance(value, dict):
                 raise _StructureError(f"expected a mapping, got {_described_plainly(value)}")
             errors = []
             result = {}
+            structure_key, structure_value = key_hook(), value_hook()
             for key, item in value.items():
                 try:
-                    result[converter.structure(key, key_type)] = converter.structure(
-                        item, value_type
-                    )
+                    result[structure_key(key, key_type)] = structure_value(item, value_type)
                 except Exception as exc:
                     exc.__notes__ = [*getattr(exc, "__notes__", []), _KeyNote(key)]
                     errors.append(exc)
@@ -179,6 +182,30 @@ def _make_converter() -> cattrs.Converter:
 
     converter.register_structure_hook_factory(is_homogeneous_tuple, tuple_hook_factory)
     converter.register_structure_hook_factory(is_dict, mapping_hook_factory)
+
+    def is_optional(type_: Any) -> bool:
+        origin = typing.get_origin(type_)
+        args = typing.get_args(type_)
+        return (
+            (origin is typing.Union or origin is types.UnionType)
+            and len(args) == 2
+            and type(None) in args
+        )
+
+    def optional_hook_factory(type_: Any) -> Any:
+        # cattrs' own hook for `X | None` looks X's hook up again for every value.
+        first, second = typing.get_args(type_)
+        other = first if second is type(None) else second
+        other_hook = _Hook(converter, other)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if value is None:
+                return None
+            return other_hook()(value, other)
+
+        return hook
+
+    converter.register_structure_hook_factory(is_optional, optional_hook_factory)
 
     def is_literal(type_: Any) -> bool:
         return typing.get_origin(type_) is typing.Literal
@@ -223,6 +250,25 @@ def _make_converter() -> cattrs.Converter:
 
     converter.register_structure_hook_factory(attrs.has, attrs_factory)
     return converter
+
+
+class _Hook:
+    """The converter's hook for a type, looked up when first needed and kept:
+    `converter.structure(value, type_)` looks it up for every value (hashing
+    the annotated type each time), the lists' items and the mappings' entries
+    alike. Not looked up when the hook that holds it is made, so a class
+    that holds itself, however deep, is no loop."""
+
+    __slots__ = ("_converter", "_hook", "_type")
+
+    def __init__(self, converter: cattrs.Converter, type_: Any) -> None:
+        self._converter, self._type = converter, type_
+        self._hook: Any = None
+
+    def __call__(self) -> Any:
+        if self._hook is None:
+            self._hook = self._converter.get_structure_hook(self._type)
+        return self._hook
 
 
 class _KeyNote(str):
@@ -372,6 +418,7 @@ def _duplicate_keys(text: str, file: str) -> list[ModetableError]:
                         if key_node.tag.endswith(":str")
                         else (scalars.construct_object(key_node))
                     )
+                    hash(key)  # `!!map x: 1` makes an empty dict, which is no key
                 except (ValueError, TypeError, KeyError, yaml.YAMLError):
                     continue  # a tag that does not fit: the loader's own error says so
                 line = key_node.start_mark.line + 1

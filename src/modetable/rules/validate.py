@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -122,59 +122,11 @@ class _Walker:
         self.errors.append(ModetableError(message, self.locate(path, key=key), code=code))
 
     # The walk: follow the type; skip any value whose shape does not fit it
-    # (structuring reports those).
+    # (structuring reports those). What to do for each type is its plan (`_plan`).
     def walk(
         self, value: Any, type_: Any, path: tuple[PathPart, ...], holder: Any, *, key: bool = False
     ) -> None:
-        base, marks = split_annotated(type_)
-        if value is None:
-            return
-        origin = typing.get_origin(base)
-        if origin is typing.Union or origin is types.UnionType:
-            branch = _branch_for(value, typing.get_args(base))
-            if branch is not None:
-                self.walk(
-                    value, typing.Annotated[branch, *marks] if marks else branch, path, holder
-                )
-            return
-        if attrs.has(base):
-            if isinstance(value, dict):
-                self.walk_class(value, base, path)
-            return
-        if origin is tuple:
-            if isinstance(value, list):
-                item_type = typing.get_args(base)[0]
-                for index, item in enumerate(value):
-                    self.walk(item, item_type, (*path, index), holder)
-            return
-        if origin is dict:
-            if isinstance(value, dict):
-                self.walk_mapping(value, base, marks, path)
-            return
-        if isinstance(value, str):
-            self.scalar(value, marks, path, holder, key=key)
-
-    def walk_class(self, value: dict[str, Any], cls: type, path: tuple[PathPart, ...]) -> None:
-        hints = field_types(cls)
-        for field in attrs.fields(cls):
-            name = yaml_key(field)
-            if name not in value:
-                continue
-            field_type = hints[field.name]
-            if field.name in _VERSION_FIELDS and not any(
-                isinstance(m, Ref) for m in split_annotated(field_type)[1]
-            ):
-                field_type = _VERSION_REF
-            self.walk(value[name], field_type, (*path, name), value)
-        self.check_range(value, path)
-        check = _CLASS_CHECKS.get(cls)
-        if check is not None:
-            for message, key in check(value):
-                self.error(
-                    ErrorCode.INCOMPLETE_RULE, message, (*path, key) if key else path, key=bool(key)
-                )
-        if cls is Mode:
-            self.check_statuses(value, path)
+        _plan(type_)(self, value, path, holder, key)
 
     def check_statuses(self, value: dict[str, Any], path: tuple[PathPart, ...]) -> None:
         """No two of a mode's `statuses` hold in one version."""
@@ -202,17 +154,6 @@ class _Walker:
                         )
                         break
                 ranges.append((index, (low, high)))
-
-    def walk_mapping(
-        self, value: dict[Any, Any], type_: Any, marks: tuple[Any, ...], path: tuple[PathPart, ...]
-    ) -> None:
-        key_type, value_type = typing.get_args(type_)
-        for key, item in value.items():
-            self.walk(key, key_type, (*path, key), item, key=True)
-            self.walk(item, value_type, (*path, key), value)
-        for mark in marks:
-            if isinstance(mark, Templates):
-                self.check_templates(value, mark, path)
 
     def scalar(
         self,
@@ -375,18 +316,167 @@ class _Walker:
         )
 
 
-def _branch_for(value: Any, branches: tuple[Any, ...]) -> Any:
-    """The branch of a union that a value of this shape is structured as."""
+# A plan per type: what the walk does with a value of that type, called as
+# plan(walker, value, path, holder, key). The markers, a union's branches and
+# a class's fields are worked out once per type, not again at each of the
+# thousands of nodes a file has (the walk was a third of loading a file).
+# Each plan does what the walk by the type did, step for step, so the
+# definitions, references and errors come in the same order.
+_Plan = Callable[[_Walker, Any, tuple[PathPart, ...], Any, bool], None]
+_plans: dict[Any, _Plan] = {}
+
+
+def _plan(type_: Any) -> _Plan:
+    plan = _plans.get(type_)
+    if plan is None:
+        plan = _plans[type_] = _make_plan(type_)
+    return plan
+
+
+def _nothing(
+    walker: _Walker, value: Any, path: tuple[PathPart, ...], holder: Any, key: bool
+) -> None:
+    """A value with nothing to check (a number, a word, an unmarked string)."""
+
+
+def _make_plan(type_: Any) -> _Plan:
+    base, marks = split_annotated(type_)
+    origin = typing.get_origin(base)
+    if origin is typing.Union or origin is types.UnionType:
+        return _union_plan(typing.get_args(base), marks)
+    if attrs.has(base):
+        return _class_plan(base)
+    if origin is tuple:
+        return _tuple_plan(base)
+    if origin is dict:
+        return _mapping_plan(base, marks)
+    scalar_marks = tuple(m for m in marks if isinstance(m, Defines | Ref | Template))
+    if not scalar_marks:
+        return _nothing
+
+    def scalar(
+        walker: _Walker, value: Any, path: tuple[PathPart, ...], holder: Any, key: bool
+    ) -> None:
+        if isinstance(value, str):
+            walker.scalar(value, scalar_marks, path, holder, key=key)
+
+    return scalar
+
+
+def _union_plan(branches: tuple[Any, ...], marks: tuple[Any, ...]) -> _Plan:
+    """A value is walked as the first branch its shape is structured as (a
+    string as `str`, a list as a tuple, a mapping as a class or a dict), with
+    the union's markers; as none when no branch takes its shape."""
+    chosen: dict[type, _Plan] = {}
     for branch in branches:
         base = split_annotated(branch)[0]
         origin = typing.get_origin(base)
-        if isinstance(value, str) and base is str:
-            return branch
-        if isinstance(value, list) and origin is tuple:
-            return branch
-        if isinstance(value, dict) and (attrs.has(base) or origin is dict):
-            return branch
-    return None
+        if base is str:
+            shape: type = str
+        elif origin is tuple:
+            shape = list
+        elif attrs.has(base) or origin is dict:
+            shape = dict
+        else:
+            continue
+        if shape not in chosen:
+            chosen[shape] = _plan(typing.Annotated[branch, *marks] if marks else branch)
+    as_str, as_list, as_dict = chosen.get(str), chosen.get(list), chosen.get(dict)
+
+    def union(
+        walker: _Walker, value: Any, path: tuple[PathPart, ...], holder: Any, key: bool
+    ) -> None:
+        if isinstance(value, str):
+            plan = as_str
+        elif isinstance(value, list):
+            plan = as_list
+        elif isinstance(value, dict):
+            plan = as_dict
+        else:
+            return
+        if plan is not None:
+            plan(walker, value, path, holder, False)
+
+    return union
+
+
+def _class_plan(cls: type) -> _Plan:
+    # The fields' plans are made when the first mapping of the class is walked,
+    # as its types were resolved then (a section's classes resolved only when
+    # the file has the section).
+    fields: tuple[tuple[str, _Plan], ...] | None = None
+    check: Callable[[Mapping[str, Any]], list[tuple[str, str | None]]] | None = None
+
+    def walk_class(
+        walker: _Walker, value: Any, path: tuple[PathPart, ...], holder: Any, key: bool
+    ) -> None:
+        nonlocal fields, check
+        if not isinstance(value, dict):
+            return
+        if fields is None:
+            fields = _class_fields(cls)
+            check = _CLASS_CHECKS.get(cls)
+        for name, plan in fields:
+            if name in value:
+                plan(walker, value[name], (*path, name), value, False)
+        walker.check_range(value, path)
+        if check is not None:
+            for message, at in check(value):
+                walker.error(
+                    ErrorCode.INCOMPLETE_RULE, message, (*path, at) if at else path, key=bool(at)
+                )
+        if cls is Mode:
+            walker.check_statuses(value, path)
+
+    return walk_class
+
+
+def _class_fields(cls: type) -> tuple[tuple[str, _Plan], ...]:
+    """Each field's key in the file and its plan; a `since` or `until` with no
+    reference marker of its own names a listed version."""
+    hints = field_types(cls)
+    fields = []
+    for field in attrs.fields(cls):
+        field_type = hints[field.name]
+        if field.name in _VERSION_FIELDS and not any(
+            isinstance(m, Ref) for m in split_annotated(field_type)[1]
+        ):
+            field_type = _VERSION_REF
+        fields.append((yaml_key(field), _plan(field_type)))
+    return tuple(fields)
+
+
+def _tuple_plan(type_: Any) -> _Plan:
+    item = _plan(typing.get_args(type_)[0])
+
+    def walk_tuple(
+        walker: _Walker, value: Any, path: tuple[PathPart, ...], holder: Any, key: bool
+    ) -> None:
+        if isinstance(value, list):
+            for index, element in enumerate(value):
+                item(walker, element, (*path, index), holder, False)
+
+    return walk_tuple
+
+
+def _mapping_plan(type_: Any, marks: tuple[Any, ...]) -> _Plan:
+    key_type, value_type = typing.get_args(type_)
+    key_plan, value_plan = _plan(key_type), _plan(value_type)
+    templates = tuple(m for m in marks if isinstance(m, Templates))
+
+    def walk_mapping(
+        walker: _Walker, value: Any, path: tuple[PathPart, ...], holder: Any, key: bool
+    ) -> None:
+        if not isinstance(value, dict):
+            return
+        for name, item in value.items():
+            at = (*path, name)
+            key_plan(walker, name, at, item, True)
+            value_plan(walker, item, at, value, False)
+        for mark in templates:
+            walker.check_templates(value, mark, path)
+
+    return walk_mapping
 
 
 def _unknown(reference: Reference, known: Mapping[str, Definition]) -> str:
