@@ -191,10 +191,18 @@ def _judged(
     key = (id(plan), value, named, decided_by)
     found = kept.get(key)
     if found is None:
-        if len(kept) >= 65536:  # values are the inputs': bounded
-            kept.clear()
-        found = kept[key] = _verdict(policy, plan, value, Objects(named=named), decided_by, None)
+        verdict = _verdict(policy, plan, value, Objects(named=named), decided_by, None)
+        found = _remember(kept, key, verdict)
     return found
+
+
+def _remember(kept: dict[tuple, Any], key: tuple, value: Any) -> Any:
+    """Keep `value` under `key` in a per-policy store and give it back; the
+    store's keys hold the inputs' values, so it is emptied at a bound."""
+    if len(kept) >= 65536:
+        kept.clear()
+    kept[key] = value
+    return value
 
 
 @functools.lru_cache(maxsize=16)  # bounded as _judgements is
@@ -212,10 +220,8 @@ def _plain_reading(
     key = (id(plan), value, named, decided_by)
     found = kept.get(key)
     if found is None:
-        if len(kept) >= 65536:  # values are the inputs': bounded
-            kept.clear()
         verdict, why = _judged(policy, plan, value, named, decided_by)
-        found = kept[key] = Reading(
+        reading = Reading(
             source_id=plan.source.id,
             source_label=plan.source.label,
             path=plan.where_text,
@@ -223,6 +229,7 @@ def _plain_reading(
             why=why,
             value=None if value is paths.MISSING else value,
         )
+        found = _remember(kept, key, reading)
     return found
 
 
