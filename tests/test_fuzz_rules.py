@@ -11,6 +11,7 @@ The cases below it are what the fuzz found, pinned.
 from __future__ import annotations
 
 import copy
+import functools
 import os
 
 import pytest
@@ -137,6 +138,7 @@ def _child_text(key: str, value, child_key, child) -> str:
     return _dump({key: one})[len(f"{key}:\n") :]
 
 
+@functools.cache  # made in the worker that runs these tests, not at every collection
 def _shipped_texts() -> tuple[dict, dict]:
     """Each section of the shipped rules as their dump writes it, and, for each
     section whose dump is its entries' own dumps one after the other (no entry
@@ -156,22 +158,20 @@ def _shipped_texts() -> tuple[dict, dict]:
     return sections, entries
 
 
-SECTION_TEXTS, ENTRY_TEXTS = _shipped_texts()
-
-
 def dump_rules(rules: dict) -> str:
     """`yaml.safe_dump(rules, sort_keys=False)`, byte for byte, at a fraction of
     its cost: the edits change one to three places, so the sections and entries
     equal to the shipped ones are taken from the shipped rules' dump, and only
     the others are dumped. PyYAML numbers anchors across the document: when
     more than one piece holds one, the whole is dumped."""
+    section_texts, entry_texts = _shipped_texts()
     pieces = []
     for key, value in rules.items():
         shipped = SHIPPED.get(key)
-        if key in SECTION_TEXTS and _same(value, shipped):
-            pieces.append(SECTION_TEXTS[key])
-        elif key in ENTRY_TEXTS and type(value) is type(shipped) and value:
-            texts = ENTRY_TEXTS[key]
+        if key in section_texts and _same(value, shipped):
+            pieces.append(section_texts[key])
+        elif key in entry_texts and type(value) is type(shipped) and value:
+            texts = entry_texts[key]
             pieces.append(f"{key}:\n")
             for child_key, child in _children(value):
                 if child_key in texts and _same(child, shipped[child_key]):
