@@ -380,6 +380,36 @@ def test_a_stop_a_finalizer_swallowed_still_stops_the_write(
     assert swallowed == [KeyboardInterrupt if signum == signal.SIGINT else Terminated]
 
 
+def test_a_stop_is_the_main_threads():
+    """A signal's handler runs in the main thread: a command another thread runs
+    (through the API) neither raises the stop the main thread has not yet
+    reported nor forgets it."""
+    import signal
+    import threading
+
+    from modetable.output import stops
+
+    seen: list[str] = []
+
+    def in_another_thread() -> None:
+        stops.honour()
+        stops.forget()
+        seen.append("went on")
+
+    with pytest.raises(stops.Terminated):
+        stops.ask(signal.SIGTERM)  # the handler, as a signal runs it
+    try:
+        thread = threading.Thread(target=in_another_thread)
+        thread.start()
+        thread.join()
+        assert seen == ["went on"]
+        with pytest.raises(stops.Terminated):
+            stops.honour()
+    finally:
+        stops.forget()
+    stops.honour()  # forgotten: nothing raised
+
+
 def test_a_hangup_ignored_at_the_start_stays_ignored():
     """Under `nohup` a closed terminal must not stop modetable: only a SIGHUP
     that would have killed it unwinds it instead (SIGTERM, at its default here

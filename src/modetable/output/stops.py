@@ -8,11 +8,15 @@ being freed), Python prints "Exception ignored" and carries on as though no
 signal had come. So the handler also keeps the stop here, and what must not
 carry on past a stop (a file staged, before it waits for the disk; the
 renames; the end of a command) asks again with `honour`, which raises it anew.
+A handler runs in the main thread only, so the stop is the main thread's: a
+command run in another thread (the API's callers may) neither raises nor
+forgets it.
 """
 
 from __future__ import annotations
 
 import signal
+import threading
 from typing import Any, NoReturn
 
 __all__ = ["Terminated", "ask", "forget", "honour"]
@@ -41,14 +45,15 @@ def ask(signum: int, frame: Any = None) -> NoReturn:
 def honour() -> None:
     """Raise again a stop that a signal asked for and the command line has not
     yet reported: its first raise may have been swallowed by a finalizer."""
-    if _asked is not None:
+    if _asked is not None and threading.current_thread() is threading.main_thread():
         raise _stop(_asked)
 
 
 def forget() -> None:
     """No stop is pending: a command begins, or has ended and said why."""
     global _asked
-    _asked = None
+    if threading.current_thread() is threading.main_thread():
+        _asked = None
 
 
 def _stop(signum: int) -> BaseException:
