@@ -181,3 +181,29 @@ def test_a_run_inside_a_run_shares_its_budget(monkeypatch):
             assert inner is outer
             with pytest.raises(ModetableError):
                 yamlio.load_documents(text, "b.yaml")
+
+
+# Plain scalars that YAML 1.1's implicit resolvers read each way, and words
+# beginning with each resolver's first characters that they do not.
+_WORDS = """~ null Null NULL nul n N no No NO nO y yes Yes on On off OFF true True TRUE tRue false
+    False name 0 7 -1 +1 0x1F 0o17 017 0b101 1_000 1:30 190:20:30 1.5 -.5 +1.5e3 1e3
+    6.8523015e+5 .inf -.Inf +.INF .nan .NaN . - + 1.2.3 2001-12-14 2001-12-14t21:59:43.10-05:00
+    2001-1-1 12:00 << < = == !x &a *b v1.3 ñ"""
+_PLAIN = ["", "a b", "\U0001f600", *_WORDS.split()]
+
+
+def test_the_readers_resolver_answers_as_pyyamls():
+    """The reader's loader has a resolver of its own, cheaper (the composer calls
+    it for every node): it gives the tag PyYAML's gives, for each kind of node
+    and each scalar, plain or quoted."""
+    import yaml
+
+    ours, theirs = yamlio._Loader(""), yamlio._BaseLoader("")
+    assert not yamlio._BaseLoader.yaml_path_resolvers
+    for kind in (yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode):
+        for value in _PLAIN if kind is yaml.ScalarNode else [None]:
+            for implicit in ((True, False), (False, True), (False, False)):
+                expected = yaml.resolver.BaseResolver.resolve(theirs, kind, value, implicit)
+                assert ours.resolve(kind, value, implicit) == expected, (kind, value, implicit)
+    ours.dispose()
+    theirs.dispose()
