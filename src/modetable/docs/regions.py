@@ -17,11 +17,16 @@ region. Lines end where CommonMark ends them: at \n, \r\n or \r only.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from modetable.errors import ErrorList, Location, ModetableError
 from modetable.settled import frozen
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 __all__ = ["Region", "find_regions", "splice", "split_lines"]
 
@@ -70,15 +75,23 @@ _CODE, _HTML, _TEXT = "code", "html", "text"
 _KINDS = {"fence": _CODE, "code_block": _CODE, "html_block": _HTML}
 
 
+@functools.cache
+def _block_parser() -> MarkdownIt:
+    """CommonMark's block structure alone: which lines are code or HTML is
+    decided there; the inline rules (emphasis, links, code spans), most of a
+    full parse's time, only fill in the blocks' content, which is not read."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").disable("inline")
+
+
 def _line_kinds(text: str, count: int) -> list[str]:
     """For each of the `count` lines of `text`: code (in a code block, fenced or
     indented, at any depth of lists and quotes), html (in an HTML block: where a
     marker counts) or text (a paragraph, a heading, a blank line)."""
-    from markdown_it import MarkdownIt
-
     kinds = [_TEXT] * count
     # A byte-order mark is no text to CommonMark; the lines stay where they are.
-    for token in MarkdownIt("commonmark").parse(text.removeprefix("\ufeff")):
+    for token in _block_parser().parse(text.removeprefix("\ufeff")):
         kind = _KINDS.get(token.type)
         if kind is not None and token.map is not None:
             start, end = token.map
@@ -86,20 +99,32 @@ def _line_kinds(text: str, count: int) -> list[str]:
     return kinds
 
 
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
 def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Region]:
     """Every region of a page, in order; every malformed marker is an error."""
     lines = split_lines(text)
+    # The lines that mention a marker, wherever they stand: only these are
+    # read, so a page without one (most) is not parsed as Markdown at all.
+    mentions = []
+    for index, raw in enumerate(lines):
+        if "modetable:" not in raw:
+            continue  # what _MARKER needs, which blanking code spans cannot add
+        line = raw.rstrip("\r\n")
+        # A marker written in `code` is prose about markers, not one.
+        mention = _MARKER.search(_CODE_SPAN.sub(_blank, line))
+        if mention is not None:
+            mentions.append((index, line, mention))
+    if not mentions:
+        return []
     kinds = _line_kinds(text, len(lines))
     regions: list[Region] = []
     errors: list[ModetableError] = []
     current: tuple[str, dict[str, str], int, Location, str] | None = None
-    for index, raw in enumerate(lines):
+    for index, line, mention in mentions:
         if kinds[index] == _CODE:
-            continue
-        line = raw.rstrip("\r\n")
-        # A marker written in `code` is prose about markers, not one.
-        mention = _MARKER.search(_CODE_SPAN.sub(lambda m: " " * len(m.group(0)), line))
-        if mention is None:
             continue
         where = Location(file, index + 1, mention.start() + 1)
         counts = kinds[index] == _HTML
