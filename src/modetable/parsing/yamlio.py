@@ -835,11 +835,14 @@ def _check_expansion(value: Any, start: Location, budget: AliasBudget) -> None:
             total, height = 1, 0
             written += 1
             for child in node.values() if isinstance(node, dict) else node:
-                if not isinstance(child, dict | list):
+                if isinstance(child, dict | list):
+                    size, below = measure(child, depth + 1)
+                    total += size
+                    height = max(height, below + 1)
+                else:  # a scalar, (1, 0) as measure gives it, taken here without a call
                     written += 1
-                size, below = measure(child, depth + 1)
-                total += size
-                height = max(height, below + 1)
+                    total += 1
+                    height = max(height, 1)
             active.discard(key)
             found = known[key] = (total, height)
         if depth + found[1] > MAX_DEPTH:
