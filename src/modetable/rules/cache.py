@@ -293,10 +293,7 @@ def _fingerprint() -> bytes:
     from importlib.util import find_spec
 
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sums = []
-    for name in MODULES:
-        with open(os.path.join(here, *name.split("/")), "rb") as stream:
-            sums.append(f"{name}:{zlib.crc32(stream.read()):08x}")
+    sums = [_source_sum(here, name) for name in MODULES]
     for library in LIBRARIES:
         spec = find_spec(library)
         origin = spec.origin if spec is not None else None
@@ -305,6 +302,27 @@ def _fingerprint() -> bytes:
         facts = os.stat(origin)
         sums.append(f"{library}:{origin}:{facts.st_size}:{facts.st_mtime_ns}")
     return "\n".join(sums).encode("utf-8", "surrogateescape")
+
+
+# Each module's checksum, by its path and what its status says of its content:
+# a process that loads rules again and again (the API in a loop, the tests)
+# reads a module again only when it changed (a new inode, size or time).
+_SUMS: dict[tuple[str, int, int, int, int], str] = {}
+
+
+def _source_sum(here: str, name: str) -> str:
+    path = os.path.join(here, *name.split("/"))
+    found = _SUMS.get(_stamp(path, os.stat(path)))
+    if found is None:
+        with open(path, "rb") as stream:
+            # Kept under the status of what was read, whatever it was looked at.
+            key = _stamp(path, os.fstat(stream.fileno()))
+            found = _SUMS[key] = f"{name}:{zlib.crc32(stream.read()):08x}"
+    return found
+
+
+def _stamp(path: str, facts: os.stat_result) -> tuple[str, int, int, int, int]:
+    return path, facts.st_dev, facts.st_ino, facts.st_size, facts.st_mtime_ns
 
 
 def _problem(facts: os.stat_result, *, folder: bool) -> str | None:
