@@ -105,6 +105,8 @@ def _blank(match: re.Match[str]) -> str:
 
 def find_regions(text: str, file: str, known: Callable[[str], bool]) -> list[Region]:
     """Every region of a page, in order; every malformed marker is an error."""
+    if "modetable:" not in text:
+        return []  # no line can mention a marker (below)
     lines = split_lines(text)
     # The lines that mention a marker, wherever they stand: only these are
     # read, so a page without one (most) is not parsed as Markdown at all.
@@ -173,6 +175,8 @@ def splice(text: str, regions: list[Region], contents: list[str]) -> str:
     The content is set off by a blank line on each side (so Markdown never reads
     it as part of the comment), in the line ending of the region's BEGIN line.
     """
+    if not regions:
+        return text  # its lines, joined again
     lines = split_lines(text)
     out: list[str] = []
     position = 0
