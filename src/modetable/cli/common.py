@@ -15,7 +15,7 @@ from modetable.errors import ErrorCode, Location, ModetableError
 from modetable.inputs.manifests import Cluster, Manifest, Refused, Rejected
 from modetable.inputs.sources import same_file
 from modetable.output.render import FORMATS
-from modetable.parsing.yamlio import path_problem
+from modetable.parsing.yamlio import collector_paused, path_problem
 from modetable.rules.policy import Policy, RuleSet, load_ruleset
 from modetable.text.shown import escape
 
@@ -222,13 +222,8 @@ def _kept_for_the_run() -> Iterator[None]:
     are built (some 15 % of parsing) and at every full collection after (a tenth
     of a select against 1,000 runtimes). They are built with it paused, then
     frozen out of its sight (`gc.freeze`); `cli.main` thaws them at the end."""
-    running = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         yield
-    finally:
-        if running:
-            gc.enable()
     gc.freeze()
 
 

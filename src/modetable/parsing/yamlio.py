@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
+import gc
 import math
 import operator
 import os
@@ -54,6 +55,7 @@ __all__ = [
     "charge_again",
     "charges_recorded",
     "check_size",
+    "collector_paused",
     "decode",
     "describe",
     "duplicate_key_message",
@@ -752,6 +754,22 @@ def charge_again(charges: Iterable[tuple[int, Location]]) -> None:
     budget = _RUN_BUDGET.get() or AliasBudget()
     for count, where in charges:
         budget.charge(count, where)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector paused while inputs are built: their many
+    objects (a tree of mappings and lists, what is made of it) make it run
+    again and again, each time walking what the process holds already. What
+    is built holds no cycle; what an error leaves is collected once it runs
+    again. Inside another pause, that one's."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 def load_documents(text: str, file_name: str) -> list[tuple[Any, Location]]:

@@ -6,8 +6,6 @@ back to the line and column of the YAML node they concern.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import types
 import typing
 from collections.abc import Iterator
@@ -28,7 +26,13 @@ from cattrs.errors import (
 from cattrs.gen import make_dict_structure_fn, override
 
 from modetable.errors import ErrorCode, ErrorList, Location, ModetableError
-from modetable.parsing.yamlio import decode, describe, duplicate_key_message, load_documents
+from modetable.parsing.yamlio import (
+    collector_paused,
+    decode,
+    describe,
+    duplicate_key_message,
+    load_documents,
+)
 from modetable.rules.find import read_rules_bytes
 from modetable.rules.kinds import resolved, yaml_key
 from modetable.rules.model import RuleFile
@@ -348,25 +352,11 @@ def _structure_errors(document: Any, file: str, exc: BaseException) -> list[Mode
     return errors
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic collector paused while the rules are built: their tens
-    of thousands of objects (the YAML tree, the model) make it run again and
-    again, each time walking what the process holds already (a fifth of a
-    parse in a process that holds much, as the tests' do). The rules hold no
-    cycle; what an error leaves is collected once it runs again."""
-    running = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if running:
-            gc.enable()
-
-
 def parse_rules(text: str, file: str) -> tuple[RuleFile, Any]:
     """The rule file in `text`, and the YAML tree it came from (for positions)."""
-    with _collector_paused():
+    # The rules' tens of thousands of objects made the collector walk all the
+    # process held again and again: a fifth of a parse in the tests' workers.
+    with collector_paused():
         return _parse_rules(text, file)
 
 
