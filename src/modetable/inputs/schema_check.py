@@ -852,12 +852,18 @@ class _Plan:
 
     # 1. `_Walk.prune` and `_Walk._skip_prune`.
 
+    @staticmethod
+    def _once(table: dict[Any, _Passes], key: Any, make: Callable[[], _Passes]) -> _Passes:
+        """`table[key]`, made by `make` the first time (a node shared by many
+        parents is planned once)."""
+        found = table.get(key)
+        if found is None:
+            found = table[key] = make()
+        return found
+
     def pruned(self, index: int | None, root: bool = False) -> _Passes:
         key = None if index is None else (-1 - index if root else index)
-        found = self._pruned.get(key)
-        if found is None:
-            found = self._pruned[key] = self._make_pruned(index, root)
-        return found
+        return self._once(self._pruned, key, lambda: self._make_pruned(index, root))
 
     def _make_pruned(self, index: int | None, root: bool) -> _Passes:
         node = None if index is None else self.nodes[index]
@@ -873,6 +879,8 @@ class _Plan:
             other = self.pruned(extra)
         elif extra is True:
             other = self.pruned(None)
+        # The items' plan; that of no node has itself for items: found at the read.
+        each = self.pruned(items) if index is not None else None
 
         def passes(value: Any) -> bool:
             if isinstance(value, dict):
@@ -884,18 +892,15 @@ class _Plan:
                         return False
                 return True
             if isinstance(value, list):
-                each = self.pruned(items)  # found here: no node's items are its own
-                return all(each(child) for child in value)
+                check = each if each is not None else self.pruned(None)
+                return all(check(child) for child in value)
             return True
 
         return passes
 
     def kept(self, index: int) -> _Passes:
         """`_Walk._skip_prune` at a node: unknown fields kept, known ones pruned."""
-        found = self._kept.get(index)
-        if found is None:
-            found = self._kept[index] = self._make_kept(self.nodes[index])
-        return found
+        return self._once(self._kept, index, lambda: self._make_kept(self.nodes[index]))
 
     def _make_kept(self, node: dict[str, Any]) -> _Passes:
         embedded = node.get("x-kubernetes-embedded-resource")
@@ -924,10 +929,9 @@ class _Plan:
     # 3b. `_Walk.validate`.
 
     def valid(self, index: int, root: bool = False) -> _Passes:
-        found = self._valid.get((index, root))
-        if found is None:
-            found = self._valid[(index, root)] = self._make_valid(self.nodes[index], root)
-        return found
+        return self._once(
+            self._valid, (index, root), lambda: self._make_valid(self.nodes[index], root)
+        )
 
     def _make_valid(self, node: dict[str, Any], root: bool) -> _Passes:
         types = _types(node)
@@ -1066,10 +1070,7 @@ class _Plan:
     # 3c. `_Walk.list_maps`.
 
     def mapped(self, index: int) -> _Passes:
-        found = self._mapped.get(index)
-        if found is None:
-            found = self._mapped[index] = self._make_mapped(self.nodes[index])
-        return found
+        return self._once(self._mapped, index, lambda: self._make_mapped(self.nodes[index]))
 
     def _make_mapped(self, node: dict[str, Any]) -> _Passes:
         properties = node.get("properties", {})
