@@ -16,7 +16,15 @@ import attrs
 import pytest
 import yaml
 from conftest import ADMISSION_V13 as V13
-from conftest import format_entry, llama_model_spec, model_doc, run_cli, runtime_doc
+from conftest import (
+    cluster_of,
+    format_entry,
+    llama_model_spec,
+    model_doc,
+    rules_copy,
+    run_cli,
+    runtime_doc,
+)
 
 WEBHOOK = 'admission webhook "inferenceservice.ome-webhook-server.validator" denied the request: '
 PICKED = "Runtime rt will be auto-selected for model m"
@@ -1869,3 +1877,29 @@ def test_run_failures_name_the_rule_behind_them(tmp_path):
     assert [e["outcome"] for e in data["events"]] == []
     # A new InferenceService records no RuntimeReady for the pick to turn True.
     assert data["conditions"] == []
+
+
+def test_a_check_undecided_only_after_another_reads_which_checks_ran(tmp_path):
+    """An `undecided` with `after` is not decided only where those checks ran
+    before it (in the order run, `only` leaving the others out); the checks
+    whose `undecided` has no `after` never read which ran."""
+    from modetable.admission import admit
+    from modetable.rules.policy import load_ruleset
+
+    anchor = "    undecided: &after-policy-refs\n"
+    rules = rules_copy(tmp_path / "modes.yaml", (anchor, anchor + "      after: [crd-schema]\n"))
+    policy = load_ruleset(rules).at("v1.3")
+    ref = {"components": ["engine"], "policyRef": {"name": "p", "progression": "canary"}}
+    cluster = cluster_of(policy, isvc(rollout(ref)), *cluster_docs())
+    (one,) = cluster.isvcs
+    alone = admit(policy, one, cluster, only=frozenset({"rollout-canary"}))
+    assert (alone.checked, alone.not_checked) == (("rollout-canary",), ())
+    after = admit(policy, one, cluster, only=frozenset({"crd-schema", "rollout-canary"}))
+    assert after.checked == ("crd-schema",)
+    assert [(n.check, n.why) for n in after.not_checked] == [
+        (
+            "rollout-canary",
+            "a rollout group has a policyRef: whether the webhook gets this far depends on the "
+            "cluster's RolloutPolicy feature, which is not decided here",
+        )
+    ]

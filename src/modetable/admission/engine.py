@@ -100,11 +100,11 @@ def admit(
     warning_fields: list[str | None] = []
     checked: list[str] = []
     not_checked: list[NotChecked] = []
-    for rule, check, reads_checked in _steps(policy):
+    for rule, check, undecidable, reads_checked in _steps(policy):
         if only is not None and rule.id not in only:
             continue
-        if reads_checked:
-            if len(here.checked) != len(checked):
+        if undecidable:
+            if reads_checked and len(here.checked) != len(checked):
                 here = Inputs(policy, isvc, cluster, selection, result, tuple(checked), read)
             why = undecided(here, rule)
             if why is not None:
@@ -150,11 +150,20 @@ def admit(
 
 
 @functools.lru_cache(maxsize=16)  # bounded: a long-running program may make many policies
-def _steps(policy: Policy) -> tuple[tuple[AdmissionRule, Check, bool], ...]:
+def _steps(policy: Policy) -> tuple[tuple[AdmissionRule, Check, bool, bool], ...]:
     """Each check in force in the order they run (the schema's, then the
-    webhook's), with its function and whether it reads which checks ran before
-    it (only a check with an `undecided` does, in `undecided` and `selection`):
-    the others share one `Inputs`, not one made anew after every check that ran
-    (22 per InferenceService)."""
+    webhook's), with its function, whether it has an `undecided`, and whether
+    it reads which checks ran before it (only an `undecided` with checks it
+    comes `after` does, in `undecided` and `selection`): the others share one
+    `Inputs`, not one made anew after every check that ran (22 per
+    InferenceService), nor after every check with an `undecided` (9)."""
     ordered = sorted(policy.admission, key=lambda r: STAGE_ORDER.index(r.stage))
-    return tuple((rule, CHECKS[rule.check], rule.undecided is not None) for rule in ordered)
+    return tuple(
+        (
+            rule,
+            CHECKS[rule.check],
+            rule.undecided is not None,
+            rule.undecided is not None and bool(rule.undecided.after),
+        )
+        for rule in ordered
+    )

@@ -9,6 +9,8 @@ The schema data is read only here, and only when such a check is in force.
 
 from __future__ import annotations
 
+import functools
+
 from modetable.inputs.crd_schema import KindSchema, load
 from modetable.inputs.manifests import Manifest, Refused, kind_roles
 from modetable.inputs.schema_check import check_object, kubectl_message, server_message
@@ -19,6 +21,9 @@ from modetable.rules.words import AdmissionCheck
 __all__ = ["refusal", "schema_check_rule", "takes_only_listed_values"]
 
 
+# Asked for every object loaded and every admission: found once per policy
+# (bounded: a long-running program may make many policies).
+@functools.lru_cache(maxsize=16)
 def schema_check_rule(policy: Policy) -> AdmissionRule | None:
     """The admission check of kind crd_schema in force, or None: no schema
     check, or no schema data for the policy's version (a rules file's own
