@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
 from typing import Any
 
 from modetable.errors import Location
@@ -92,23 +91,16 @@ META_FIELDS = ("apiVersion", "kind", "metadata")
 
 
 def check_object(
-    schema: KindSchema, obj: Any, where: Location | None = None, *, planned: bool = True
+    schema: KindSchema, obj: Any, where: Location | None = None
 ) -> tuple[SchemaProblem, ...]:
     """Every problem the API server finds in `obj`, a manifest of `schema`'s
     kind: the unknown fields first (in the server's order), then what
-    validation refuses. `where` stands for a place the manifest did not keep.
-    `planned` False walks the object even where the schema's plan passes it
-    (the reference the plan is tested against)."""
+    validation refuses. `where` stands for a place the manifest did not keep."""
     start = where or _place(obj, None, key=False, fallback=Location("<input>"))
     walk = _Walk(schema, start)
     if not isinstance(obj, dict):
         return ()
     walk.metadata_unknown(obj)
-    if planned and _plan(schema.nodes).passes(schema.root, obj):
-        # Nothing to find below the root but metadata's problems: the walks
-        # naming paths and places (a fleet's every object) are not needed.
-        walk.metadata(obj)
-        return (*walk.meta_unknown, *walk.meta_problems)
     walk.prune(obj, schema.root, "", root=True)
     walk.metadata(obj)
     walk.validate(obj, schema.root, "", start, root=True)
@@ -201,28 +193,6 @@ def _json_kind(value: Any) -> tuple[str, str]:
         if isinstance(value, python_type):
             return schema_type, go_format
     return "object", ""
-
-
-def _wrong_type(value: Any, types: list[str], fmt: str) -> tuple[str, str] | None:
-    """validate/type.go typeValidator.Validate: (the type expected, the data's
-    type) when `value` is not of the node's `types` and format, else None."""
-    if not types and not fmt:
-        return None
-    data, go_format = _json_kind(value)
-    float_int = data == "number" and float(value).is_integer() and "integer" in types
-    int_float = data == "integer" and "number" in types
-    if (
-        not isinstance(value, str | list)
-        and fmt
-        and not (data in types or go_format == fmt or float_int or int_float)
-    ):
-        return fmt, go_format
-    numeric = "number" in types or "integer" in types
-    if not numeric and fmt and isinstance(value, str | list):
-        return None
-    if types and not (data in types or float_int or int_float):
-        return ",".join(types), data
-    return None
 
 
 # field.TooLong and field.TooMany: the error's kind, its detail, and the
@@ -581,9 +551,24 @@ class _Walk:
 
     def _type(self, value: Any, node: dict, types: list[str], path: str, where: _Place) -> None:
         """validate/type.go typeValidator.Validate."""
-        wrong = _wrong_type(value, types, node.get("format", ""))
-        if wrong is not None:
-            self._type_error(path, where, *wrong)
+        fmt = node.get("format", "")
+        if not types and not fmt:
+            return
+        data, go_format = _json_kind(value)
+        float_int = data == "number" and float(value).is_integer() and "integer" in types
+        int_float = data == "integer" and "number" in types
+        if (
+            not isinstance(value, str | list)
+            and fmt
+            and not (data in types or go_format == fmt or float_int or int_float)
+        ):
+            self._type_error(path, where, fmt, go_format)
+            return
+        numeric = "number" in types or "integer" in types
+        if not numeric and fmt and isinstance(value, str | list):
+            return
+        if types and not (data in types or float_int or int_float):
+            self._type_error(path, where, ",".join(types), data)
 
     def _any_of(self, value: Any, node: dict, path: str, where: _Place) -> None:
         """schema_props.go: the first branch that passes, else `must validate at
@@ -755,10 +740,11 @@ class _Walk:
         for position, item in enumerate(value):
             if not isinstance(item, dict):
                 continue
-            key, marker = _list_map_key(item, keys)
+            key = {k: item[k] for k in keys if k in item}
             shown: Any = key
             if len(keys) == 1:
                 shown = key if key else {}
+            marker = texts.go_json(key)
             seen[marker] = seen.get(marker, 0) + 1
             if seen[marker] == 2:
                 item_path = f"{path}[{position}]"
@@ -772,12 +758,6 @@ class _Walk:
                 )
 
 
-def _list_map_key(item: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], str]:
-    """An item's map keys, and the marker two items of one key share."""
-    key = {k: item[k] for k in keys if k in item}
-    return key, texts.go_json(key)
-
-
 def _same(value: Any, choice: Any) -> bool:
     """reflect.DeepEqual after conversion, as basicCommonValidator compares."""
     if isinstance(value, bool) or isinstance(choice, bool):
@@ -785,328 +765,3 @@ def _same(value: Any, choice: Any) -> bool:
     if isinstance(value, int | float) and isinstance(choice, int | float):
         return value == choice
     return type(value) is type(choice) and value == choice
-
-
-# Whether a value passes a node's checks (prune, validate or list maps).
-_Passes = Callable[[Any], bool]
-
-
-def _passes_everything(value: Any) -> bool:
-    return True
-
-
-# The Python types that are a schema type as `_wrong_type` reads them, where
-# being one of them is all it asks (a bool is no integer, though an int).
-_OF_TYPE: dict[str, Callable[[Any], bool]] = {
-    "string": lambda value: isinstance(value, str),
-    "array": lambda value: isinstance(value, list),
-    "object": lambda value: isinstance(value, dict),
-    "boolean": lambda value: isinstance(value, bool),
-    "integer": lambda value: type(value) is int,
-    "number": lambda value: type(value) is int or type(value) is float,
-}
-
-
-def _typed(types: list[str], fmt: str) -> _Passes:
-    """A test that a value is of a node's type, passing values `_wrong_type`
-    would (those it does not pass, `_wrong_type` decides)."""
-    if not types and not fmt:
-        return _passes_everything
-    if len(types) == 1 and not fmt and types[0] in _OF_TYPE:
-        return _OF_TYPE[types[0]]
-    return lambda value: False
-
-
-def _is_index(extra: Any) -> bool:
-    """Whether `additionalProperties` is a node (an index), not a bool."""
-    return isinstance(extra, int) and not isinstance(extra, bool)
-
-
-class _Plan:
-    """The three walks of `_Walk` (prune, validate, list maps) planned once per
-    node of a schema's node table, each reduced to whether a value passes: a
-    function per node holding only the checks the node has, its children's
-    functions found once. The problems of an object that fails are still
-    gathered by `_Walk`, which this never replaces: a fleet's objects nearly
-    all pass, and for them no path or place need be named."""
-
-    def __init__(self, nodes: tuple[dict[str, Any], ...]) -> None:
-        self.nodes = nodes
-        self._pruned: dict[int | None, _Passes] = {}
-        self._kept: dict[int, _Passes] = {}
-        self._valid: dict[tuple[int, bool], _Passes] = {}
-        self._mapped: dict[int, _Passes] = {}
-        self._roots: dict[int, _Passes] = {}
-
-    def passes(self, root: int, obj: dict[str, Any]) -> bool:
-        """Whether prune, validate and the list maps find nothing in `obj`."""
-        found = self._roots.get(root)
-        if found is None:
-            pruned, valid, mapped = (
-                self.pruned(root, True),
-                self.valid(root, True),
-                self.mapped(root),
-            )
-            found = self._roots[root] = lambda v: pruned(v) and valid(v) and mapped(v)
-        return found(obj)
-
-    # 1. `_Walk.prune` and `_Walk._skip_prune`.
-
-    @staticmethod
-    def _once(table: dict[Any, _Passes], key: Any, make: Callable[[], _Passes]) -> _Passes:
-        """`table[key]`, made by `make` the first time (a node shared by many
-        parents is planned once)."""
-        found = table.get(key)
-        if found is None:
-            found = table[key] = make()
-        return found
-
-    def pruned(self, index: int | None, root: bool = False) -> _Passes:
-        key = None if index is None else (-1 - index if root else index)
-        return self._once(self._pruned, key, lambda: self._make_pruned(index, root))
-
-    def _make_pruned(self, index: int | None, root: bool) -> _Passes:
-        node = None if index is None else self.nodes[index]
-        if node is not None and node.get("x-kubernetes-preserve-unknown-fields"):
-            return self.kept(index)  # type: ignore[arg-type]  # a node has an index
-        embedded = root or bool(node is not None and node.get("x-kubernetes-embedded-resource"))
-        properties = node.get("properties", {}) if node else {}
-        extra = node.get("additionalProperties") if node else None
-        items = node.get("items") if node else None
-        children = {key: self.pruned(child) for key, child in properties.items()}
-        other: _Passes | None = None
-        if _is_index(extra):
-            other = self.pruned(extra)
-        elif extra is True:
-            other = self.pruned(None)
-        # The items' plan; that of no node has itself for items: found at the read.
-        each = self.pruned(items) if index is not None else None
-
-        def passes(value: Any) -> bool:
-            if isinstance(value, dict):
-                for key, child in value.items():
-                    if not isinstance(key, str) or (embedded and key in META_FIELDS):
-                        continue
-                    check = children.get(key, other)
-                    if check is None or not check(child):
-                        return False
-                return True
-            if isinstance(value, list):
-                check = each if each is not None else self.pruned(None)
-                return all(check(child) for child in value)
-            return True
-
-        return passes
-
-    def kept(self, index: int) -> _Passes:
-        """`_Walk._skip_prune` at a node: unknown fields kept, known ones pruned."""
-        return self._once(self._kept, index, lambda: self._make_kept(self.nodes[index]))
-
-    def _make_kept(self, node: dict[str, Any]) -> _Passes:
-        embedded = node.get("x-kubernetes-embedded-resource")
-        properties = node.get("properties", {})
-        extra = node.get("additionalProperties")
-        children = {key: self.pruned(child) for key, child in properties.items()}
-        other = self.pruned(extra) if _is_index(extra) else None
-        items = node.get("items")
-        each = self.kept(items) if items is not None else None
-
-        def passes(value: Any) -> bool:
-            if isinstance(value, dict):
-                for key, child in value.items():
-                    if embedded and key in META_FIELDS:
-                        continue
-                    check = children.get(key, other)
-                    if check is not None and not check(child):
-                        return False
-                return True
-            if isinstance(value, list) and each is not None:
-                return all(each(child) for child in value)
-            return True
-
-        return passes
-
-    # 3b. `_Walk.validate`.
-
-    def valid(self, index: int, root: bool = False) -> _Passes:
-        return self._once(
-            self._valid, (index, root), lambda: self._make_valid(self.nodes[index], root)
-        )
-
-    def _make_valid(self, node: dict[str, Any], root: bool) -> _Passes:
-        types = _types(node)
-        fmt = node.get("format", "")
-        typed = _typed(types, fmt)
-        not_null = bool(types) and not node.get("nullable")
-        enum = node.get("enum")
-        branches = [self.valid(branch) for branch in node.get("anyOf", ())]
-        string = self._string(node)
-        number = self._number(node)
-        items = self._items(node)
-        mapping = self._object(node, root)
-
-        def passes(value: Any) -> bool:
-            if value is None:
-                if not_null:
-                    return False
-                return enum is None or any(_same(value, choice) for choice in enum)
-            if not typed(value) and _wrong_type(value, types, fmt) is not None:
-                return False
-            if branches and not any(branch(value) for branch in branches):
-                return False
-            if isinstance(value, str):
-                if not string(value):
-                    return False
-                if fmt and _valid_format(fmt, value) is False:
-                    return False
-            elif isinstance(value, int | float) and not isinstance(value, bool):
-                if not number(value):
-                    return False
-            elif isinstance(value, list) and not items(value):
-                return False
-            if enum is not None and not any(_same(value, choice) for choice in enum):
-                return False
-            return not isinstance(value, dict) or mapping(value)
-
-        return passes
-
-    def _string(self, node: dict[str, Any]) -> _Passes:
-        """`_Walk._string`."""
-        longest, shortest = node.get("maxLength"), node.get("minLength")
-        pattern = node.get("pattern")
-        if longest is None and shortest is None and pattern is None:
-            return _passes_everything
-        search = _pattern(pattern).search if pattern is not None else None
-
-        def passes(value: str) -> bool:
-            if longest is not None and len(value) > longest:
-                return False
-            if shortest is not None and len(value) < shortest:
-                return False
-            return search is None or search(value) is not None
-
-        return passes
-
-    def _number(self, node: dict[str, Any]) -> _Passes:
-        """`_Walk._number`."""
-        if not any(k in node for k in ("multipleOf", "minimum", "maximum")):
-            return _passes_everything
-        factor = node.get("multipleOf")
-        low, high = node.get("minimum"), node.get("maximum")
-        below, above = node.get("exclusiveMinimum", False), node.get("exclusiveMaximum", False)
-
-        def passes(value: float) -> bool:
-            whole = isinstance(value, int)
-            if factor and (value / factor) != int(value / factor):
-                return False
-            if low is not None:
-                limit = int(low) if whole else low
-                if value < limit or (below and value == limit):
-                    return False
-            if high is not None:
-                limit = int(high) if whole else high
-                if value > limit or (above and value == limit):
-                    return False
-            return True
-
-        return passes
-
-    def _items(self, node: dict[str, Any]) -> _Passes:
-        """`_Walk._items`."""
-        items = node.get("items")
-        each = self.valid(items) if items is not None else None
-        fewest, most = node.get("minItems"), node.get("maxItems")
-
-        def passes(value: list) -> bool:
-            if each is not None and not all(each(item) for item in value):
-                return False
-            if fewest is not None and len(value) < fewest:
-                return False
-            return most is None or len(value) <= most
-
-        return passes
-
-    def _object(self, node: dict[str, Any], root: bool) -> _Passes:
-        """`_Walk._object`: the properties that are there and the schema knows
-        (a null it does not allow dropped), then the required ones."""
-        fewest, most = node.get("minProperties"), node.get("maxProperties")
-        properties = node.get("properties", {})
-        extra = node.get("additionalProperties")
-        nodes = self.nodes
-
-        def child(index: int) -> tuple[_Passes, bool]:
-            return self.valid(index), bool(nodes[index].get("nullable"))
-
-        children = {key: child(index) for key, index in properties.items()}
-        other = child(extra) if _is_index(extra) else None
-        # The required fields the server does not fill in with a default.
-        required = tuple(
-            name
-            for name in node.get("required", ())
-            if name not in properties or "default" not in nodes[properties[name]]
-        )
-
-        def passes(value: dict) -> bool:
-            count = len(value)
-            if (fewest is not None and count < fewest) or (most is not None and count > most):
-                return False
-            present = set()
-            for key, item in value.items():
-                if not isinstance(key, str) or (root and key == "metadata"):
-                    continue
-                found = children.get(key, other)
-                if found is None:
-                    continue
-                check, nullable = found
-                if item is None and not nullable:
-                    continue
-                present.add(key)
-                if not check(item):
-                    return False
-            return all(name in present for name in required)
-
-        return passes
-
-    # 3c. `_Walk.list_maps`.
-
-    def mapped(self, index: int) -> _Passes:
-        return self._once(self._mapped, index, lambda: self._make_mapped(self.nodes[index]))
-
-    def _make_mapped(self, node: dict[str, Any]) -> _Passes:
-        properties = node.get("properties", {})
-        extra = node.get("additionalProperties")
-        other = extra if _is_index(extra) else None
-        children = {key: self.mapped(child) for key, child in properties.items()}
-        others = self.mapped(other) if other is not None else None
-        keys = node.get("x-kubernetes-list-map-keys", [])
-        is_map = node.get("x-kubernetes-list-type") == "map"
-        items = node.get("items")
-        each = self.mapped(items) if items is not None else None
-
-        def passes(value: Any) -> bool:
-            if isinstance(value, dict):
-                for key, child in value.items():
-                    check = children.get(key, others)
-                    if check is not None and not check(child):
-                        return False
-                return True
-            if isinstance(value, list):
-                if is_map:
-                    markers = [_list_map_key(i, keys)[1] for i in value if isinstance(i, dict)]
-                    if len(set(markers)) != len(markers):
-                        return False
-                return each is None or all(each(item) for item in value)
-            return True
-
-        return passes
-
-
-# The plans of the node tables (one table for all versions' schemas, loaded once).
-_PLANS: dict[int, tuple[tuple[dict[str, Any], ...], _Plan]] = {}
-
-
-def _plan(nodes: tuple[dict[str, Any], ...]) -> _Plan:
-    found = _PLANS.get(id(nodes))
-    if found is None or found[0] is not nodes:
-        found = _PLANS[id(nodes)] = (nodes, _Plan(nodes))
-    return found[1]
