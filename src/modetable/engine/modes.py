@@ -140,25 +140,18 @@ def resolve(policy: Policy, purpose: str, component: Component, objects: Objects
     for plan in policy.plans(purpose, component.name):
         source = plan.source
         value, location, origin = _read(plan, objects)
-        if location is None and origin is None and (value is paths.MISSING or type(value) is str):
+        # A string or nothing is judged without the objects (`_judged` keeps it).
+        judged_alone = value is paths.MISSING or type(value) is str
+        if judged_alone and location is None and origin is None:
             # Nothing of where it was read: the same reading for every object.
             reading = _plain_reading(policy, plan, value, objects.named, decided_by)
-            verdict = reading.verdict
         else:
-            if value is paths.MISSING or type(value) is str:
+            if judged_alone:
                 verdict, why = _judged(policy, plan, value, objects.named, decided_by)
             else:
                 verdict, why = _verdict(policy, plan, value, objects, decided_by, location)
-            reading = Reading(
-                source_id=source.id,
-                source_label=source.label,
-                path=plan.where_text,
-                verdict=verdict,
-                why=why,
-                value=None if value is paths.MISSING else value,
-                location=location,
-                origin=origin,
-            )
+            reading = _reading(plan, value, verdict, why, location, origin)
+        verdict = reading.verdict
         readings.append(reading)
         if verdict == Verdict.USED:
             decided = readings[-1]
@@ -221,16 +214,29 @@ def _plain_reading(
     found = kept.get(key)
     if found is None:
         verdict, why = _judged(policy, plan, value, named, decided_by)
-        reading = Reading(
-            source_id=plan.source.id,
-            source_label=plan.source.label,
-            path=plan.where_text,
-            verdict=verdict,
-            why=why,
-            value=None if value is paths.MISSING else value,
-        )
-        found = _remember(kept, key, reading)
+        found = _remember(kept, key, _reading(plan, value, verdict, why))
     return found
+
+
+def _reading(
+    plan: SourcePlan,
+    value: Any,
+    verdict: Verdict,
+    why: str,
+    location: Location | None = None,
+    origin: str | None = None,
+) -> Reading:
+    """What `plan`'s source gave (`paths.MISSING`: nothing) and what was made of it."""
+    return Reading(
+        source_id=plan.source.id,
+        source_label=plan.source.label,
+        path=plan.where_text,
+        verdict=verdict,
+        why=why,
+        value=None if value is paths.MISSING else value,
+        location=location,
+        origin=origin,
+    )
 
 
 def _verdict(

@@ -380,7 +380,7 @@ def _reader(
         else:
             memo[id(node)] = value
 
-    def past_limits(node: yaml.Node, level: int) -> ModetableError:
+    def past_limits(node: yaml.Node) -> ModetableError:
         """Past the node limit, or (else) nesting past the depth limit."""
         if built > max_nodes:
             return ModetableError(
@@ -467,7 +467,7 @@ def _reader(
             pairs = node.value
         built += len(pairs) + 1
         if built > max_nodes or level >= max_depth:
-            raise past_limits(node, level)
+            raise past_limits(node)
         inner = level + 1
         for (key_node, value_node), key in zip(pairs, keys, strict=True):
             if key is _UNBUILT:
@@ -515,7 +515,7 @@ def _reader(
             begin(node, result, level)
         built += len(children) + 1
         if built > max_nodes or level >= max_depth:
-            raise past_limits(node, level)
+            raise past_limits(node)
         inner = level + 1
         append = result.append
         for child in children:
